@@ -1,0 +1,211 @@
+"""Command line: ``serve`` (the default) runs the server; ``tools list|call`` talk to one as a client."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import anyio
+from pydantic import ValidationError
+
+from sandbox_server.settings import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    Settings,
+)
+
+__all__ = ["main", "run"]
+
+logger = logging.getLogger("sandbox_server")
+
+# Settings fields exposed as flags: (flag, field, type, help)
+_SETTING_FLAGS: list[tuple[str, str, type, str]] = [
+    ("--default-timeout-ms", "default_timeout_ms", int, "execute_js time limit when a call names none"),
+    ("--max-timeout-ms", "max_timeout_ms", int, "largest timeout_ms a call may ask for"),
+    ("--memory-limit-mb", "memory_limit_mb", int, "memory one execution may use, in MiB"),
+    ("--output-cap-bytes", "output_cap_bytes", int, "cap on stdout + stderr + result text, in bytes"),
+    ("--max-code-bytes", "max_code_bytes", int, "largest accepted code, in bytes"),
+    ("--max-input-bytes", "max_input_bytes", int, "largest accepted input, in bytes of JSON"),
+    ("--workers", "workers", int, "JavaScript worker processes (default: number of CPUs)"),
+    ("--timezone", "timezone", str, "time zone the JavaScript code sees (IANA name)"),
+]
+
+
+def _add_setting_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("limits and options (each also read from SANDBOX_<NAME>)")
+    for flag, field, kind, text in _SETTING_FLAGS:
+        default = Settings.model_fields[field].default
+        shown = "" if default is None or callable(default) or field == "workers" else f" (default: {default})"
+        env = "SANDBOX_" + field.upper()
+        group.add_argument(flag, dest=field, type=kind, default=None, help=f"{text}{shown} [{env}]")
+    group.add_argument(
+        "--log-level",
+        dest="log_level",
+        choices=["debug", "info", "warning", "error"],
+        default=None,
+        help="stderr log level (default: info) [SANDBOX_LOG_LEVEL]",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``sandbox-server`` command."""
+    parser = argparse.ArgumentParser(
+        prog="sandbox-server",
+        description="MCP server for exact computation: add, divide, date_diff and sandboxed JavaScript (execute_js).",
+        epilog="With no subcommand, serves MCP over stdio.",
+    )
+    parser.add_argument("--version", action="store_true", help="print package, mini-racer and V8 versions and exit")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="serve MCP (stdio by default)")
+    serve.add_argument("--transport", choices=["stdio"], default="stdio", help="transport (default: stdio)")
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"HTTP bind address (default: {DEFAULT_HOST})")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default: {DEFAULT_PORT})")
+    _add_setting_flags(serve)
+
+    tools = commands.add_parser("tools", help="list or call tools of a server started for the purpose")
+    tool_commands = tools.add_subparsers(dest="tools_command", metavar="ACTION", required=True)
+    listing = tool_commands.add_parser("list", help="list the tools")
+    listing.add_argument("--json", action="store_true", help="print the whole tools/list result as JSON")
+    _add_setting_flags(listing)
+    call = tool_commands.add_parser("call", help="call one tool and print its result")
+    call.add_argument("name", help="tool name, e.g. add or execute_js")
+    call.add_argument("--args", default="{}", help="arguments as a JSON object (default: {})")
+    call.add_argument("--code-file", help="execute_js: read `code` from this file ('-' for stdin)")
+    call.add_argument("--json", action="store_true", help="print the whole CallToolResult as JSON")
+    _add_setting_flags(call)
+    return parser
+
+
+def _settings_from(args: argparse.Namespace) -> Settings:
+    given = {
+        field: getattr(args, field)
+        for _, field, _, _ in _SETTING_FLAGS
+        if getattr(args, field, None) is not None
+    }
+    if getattr(args, "log_level", None) is not None:
+        given["log_level"] = args.log_level
+    return Settings(**given)
+
+
+def _configure_logging(level: str) -> None:
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def _print_versions() -> None:
+    from sandbox_server.server import package_version
+    from sandbox_server.sandbox import engine_versions
+
+    versions = engine_versions()
+    sys.stdout.write(
+        f"sandbox-server {package_version()} (mini-racer {versions['miniRacer']}, V8 {versions['v8']})\n"
+    )
+
+
+def _settings_env(settings: Settings) -> dict[str, str]:
+    """Environment that passes ``settings`` (and the caller's SANDBOX_* variables) to a child server."""
+    env = {key: value for key, value in os.environ.items() if key.startswith("SANDBOX_")}
+    for _, field, _, _ in _SETTING_FLAGS:
+        env["SANDBOX_" + field.upper()] = str(getattr(settings, field))
+    env["SANDBOX_LOG_LEVEL"] = "warning"
+    return env
+
+
+async def _tools_command(args: argparse.Namespace, settings: Settings) -> int:
+    from mcp import Client, StdioServerParameters
+
+    arguments: dict[str, Any] = {}
+    if args.tools_command == "call":
+        try:
+            parsed = json.loads(args.args)
+        except json.JSONDecodeError as exc:
+            sys.stderr.write(f"sandbox-server: --args is not valid JSON: {exc}\n")
+            return 2
+        if not isinstance(parsed, dict):
+            sys.stderr.write("sandbox-server: --args must be a JSON object, e.g. '{\"a\": 1, \"b\": 2}'\n")
+            return 2
+        arguments = parsed
+        if args.code_file is not None:
+            try:
+                if args.code_file == "-":
+                    arguments["code"] = sys.stdin.read()
+                else:
+                    with open(args.code_file, encoding="utf-8") as handle:
+                        arguments["code"] = handle.read()
+            except OSError as exc:
+                sys.stderr.write(f"sandbox-server: cannot read --code-file: {exc}\n")
+                return 2
+
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "sandbox_server", "serve"], env=_settings_env(settings)
+    )
+    async with Client(params, mode="legacy") as client:
+        if args.tools_command == "list":
+            listed = await client.list_tools()
+            if args.json:
+                sys.stdout.write(listed.model_dump_json(by_alias=True, exclude_none=True, indent=2) + "\n")
+            else:
+                for tool in listed.tools:
+                    summary = (tool.description or "").split("\n")[0]
+                    sys.stdout.write(f"{tool.name}: {tool.title or ''}\n    {summary}\n")
+            return 0
+        result = await client.call_tool(args.name, arguments)
+    if args.json:
+        sys.stdout.write(result.model_dump_json(by_alias=True, exclude_none=True, indent=2) + "\n")
+    else:
+        for block in result.content:
+            text = getattr(block, "text", None)
+            sys.stdout.write((text if text is not None else block.model_dump_json()) + "\n")
+        if result.is_error:
+            sys.stdout.write("isError: true\n")
+    return 1 if result.is_error else 0
+
+
+async def _serve(settings: Settings) -> None:
+    from mcp.server.stdio import stdio_server
+
+    from sandbox_server.server import build_server
+
+    server = build_server(settings)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv``; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        _print_versions()
+        return 0
+    try:
+        settings = _settings_from(args)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in error['loc']) or 'settings'}: {error['msg']}" for error in exc.errors()
+        )
+        sys.stderr.write(f"sandbox-server: invalid configuration: {problems}\n")
+        return 2
+    _configure_logging(settings.log_level if args.command in (None, "serve") else "warning")
+    if args.command == "tools":
+        try:
+            return anyio.run(_tools_command, args, settings)
+        except Exception as exc:
+            sys.stderr.write(f"sandbox-server: the call failed: {exc}\n")
+            return 1
+    anyio.run(_serve, settings)
+    return 0
+
+
+def main() -> None:
+    """Entry point of the ``sandbox-server`` command."""
+    sys.exit(run())

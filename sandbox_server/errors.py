@@ -1,0 +1,68 @@
+"""The project's exception tree.
+
+Everything raised on purpose inside ``sandbox_server`` derives from :class:`SandboxServerError`::
+
+    SandboxServerError
+    ├── ToolError            a tool's own domain error; the server turns it into an ``isError`` result
+    │   └── ArgumentError    the arguments did not validate against the tool's input schema
+    ├── ConfigurationError   a setting has a value that cannot be used; raised at start-up
+    └── SandboxError         the JavaScript execution machinery itself failed
+        └── PoolClosedError  a job was submitted to a worker pool that is shut down
+
+What a model did wrong is data, not a crash: ``ToolError`` carries a message written for the model, and the
+server answers with a tool result whose ``isError`` is true. Only protocol misuse (an unknown tool name) is a
+JSON-RPC error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "ArgumentError",
+    "ConfigurationError",
+    "PoolClosedError",
+    "SandboxError",
+    "SandboxServerError",
+    "ToolError",
+]
+
+
+class SandboxServerError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class ToolError(SandboxServerError):
+    """A tool could not produce an answer for a reason the caller can fix; the message says how.
+
+    ``structured`` optionally holds a JSON object sent as the result's ``structuredContent``; it is only
+    set by tools whose output schema also describes failures.
+    """
+
+    def __init__(self, message: str, *, structured: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.structured = structured
+
+
+class ArgumentError(ToolError):
+    """The arguments of a tool call did not validate against the tool's input schema."""
+
+    def __init__(self, message: str, *, problems: list[str]) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+class ConfigurationError(SandboxServerError):
+    """A setting (flag or environment variable) has a value the server cannot use."""
+
+
+class SandboxError(SandboxServerError):
+    """The JavaScript execution machinery failed in a way no single job explains."""
+
+
+class PoolClosedError(SandboxError):
+    """A job was submitted after the worker pool was shut down."""
+
+    def __init__(self) -> None:
+        super().__init__("the JavaScript worker pool is shut down")

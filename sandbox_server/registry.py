@@ -1,0 +1,132 @@
+"""The tool registry: what a tool is, as the server publishes and calls it."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import mcp_types as types
+
+from sandbox_server.icons import tool_icons
+from sandbox_server.results import ToolResult
+
+__all__ = [
+    "PURE_COMPUTATION",
+    "CallContext",
+    "Handler",
+    "ProgressReporter",
+    "Registry",
+    "ToolSpec",
+    "pure",
+]
+
+# Annotations for tools that only compute: they read nothing, change nothing, give the same answer for the same
+# arguments and reach nothing outside the server. The spec's defaults are the opposite, so they must be explicit.
+PURE_COMPUTATION = types.ToolAnnotations(
+    read_only_hint=True,
+    destructive_hint=False,
+    idempotent_hint=True,
+    open_world_hint=False,
+)
+
+
+class ProgressReporter(Protocol):
+    """Sends ``notifications/progress`` for the current request; does nothing when the caller asked for none."""
+
+    async def __call__(self, progress: float, total: float | None = None, message: str | None = None) -> None: ...
+
+
+async def _no_progress(progress: float, total: float | None = None, message: str | None = None) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    """Per-call facilities a tool handler may use."""
+
+    report_progress: ProgressReporter = _no_progress
+
+
+Handler = Callable[[dict[str, Any], CallContext], Awaitable[ToolResult]]
+"""A tool implementation: validated arguments in, a result out. Raise ``ToolError`` for domain errors."""
+
+
+def pure(function: Callable[[dict[str, Any]], ToolResult]) -> Handler:
+    """Adapt a synchronous, fast, side-effect-free function into a tool handler."""
+
+    async def handler(arguments: dict[str, Any], context: CallContext) -> ToolResult:
+        return function(arguments)
+
+    handler.__name__ = getattr(function, "__name__", "handler")
+    handler.__doc__ = function.__doc__
+    return handler
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """Everything the server needs to publish and run one tool.
+
+    Attributes:
+        name: Protocol name (``A-Za-z0-9_-.``).
+        title: Human-readable display name.
+        description: Written for a model: when and why to use the tool, with one example.
+        input_schema: JSON Schema 2020-12 object schema; arguments are validated against it before ``handler``.
+        output_schema: JSON Schema of ``structuredContent`` for successful results.
+        handler: The implementation.
+        icon: File stem of the tool's icon in ``sandbox_server/icons``.
+        annotations: Behaviour hints for clients.
+        structure_argument_error: For tools whose output schema also describes failures: builds the
+            ``structuredContent`` of an argument-validation failure from its message and problems.
+    """
+
+    name: str
+    title: str
+    description: str
+    input_schema: Mapping[str, Any]
+    output_schema: Mapping[str, Any]
+    handler: Handler
+    icon: str
+    annotations: types.ToolAnnotations = PURE_COMPUTATION
+    structure_argument_error: Callable[[str, list[str]], dict[str, Any]] | None = None
+
+    def to_mcp(self) -> types.Tool:
+        """The protocol's description of this tool, as ``tools/list`` publishes it."""
+        return types.Tool(
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            input_schema=dict(self.input_schema),
+            output_schema=dict(self.output_schema),
+            annotations=self.annotations.model_copy(update={"title": self.title}),
+            icons=tool_icons(self.icon),
+        )
+
+
+class Registry:
+    """An ordered, name-unique collection of tools."""
+
+    def __init__(self, specs: Iterable[ToolSpec] = ()) -> None:
+        self._specs: dict[str, ToolSpec] = {}
+        for spec in specs:
+            self.add(spec)
+
+    def add(self, spec: ToolSpec) -> None:
+        """Register a tool; names must be unique."""
+        if spec.name in self._specs:
+            raise ValueError(f"a tool named {spec.name!r} is already registered")
+        self._specs[spec.name] = spec
+
+    def get(self, name: str) -> ToolSpec | None:
+        """The tool with this name, or None."""
+        return self._specs.get(name)
+
+    def __iter__(self) -> Any:
+        return iter(self._specs.values())
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def names(self) -> list[str]:
+        """Tool names in registration order."""
+        return list(self._specs)

@@ -1,0 +1,45 @@
+"""Tool results: one shape for every tool, always mirroring structured data into readable text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import mcp_types as types
+
+__all__ = ["ToolResult", "error", "ok"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What a tool hands back to the server.
+
+    Attributes:
+        text: The facts of the result as text a model can read; clients differ in whether they show the model
+            ``content`` or ``structuredContent``, so both must carry the answer.
+        structured: The same facts as a JSON object conforming to the tool's output schema, or None.
+        is_error: Whether the call failed in a way the model should see and can act on.
+    """
+
+    text: str
+    structured: dict[str, Any] | None = field(default=None)
+    is_error: bool = False
+
+    def to_mcp(self) -> types.CallToolResult:
+        """Convert to the protocol's ``CallToolResult``."""
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=self.text)],
+            structured_content=self.structured,
+            is_error=self.is_error,
+        )
+
+
+def ok(text: str, structured: dict[str, Any]) -> ToolResult:
+    """Build a successful result."""
+    return ToolResult(text=text, structured=structured)
+
+
+def error(message: str, structured: dict[str, Any] | None = None) -> ToolResult:
+    """Build an ``isError`` result whose text starts with ``Error:``."""
+    text = message if message.startswith("Error:") else f"Error: {message}"
+    return ToolResult(text=text, structured=structured, is_error=True)

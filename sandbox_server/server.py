@@ -1,0 +1,146 @@
+"""The MCP server: publishes the registry's tools, validates arguments, maps failures to results.
+
+One call goes: transport -> :func:`build_server`'s ``tools/call`` handler -> argument validation -> the tool's
+handler (``sandbox_server.tools``) -> :class:`~sandbox_server.results.ToolResult` -> ``CallToolResult``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+
+from sandbox_server.errors import ArgumentError, ToolError
+from sandbox_server.icons import server_icons
+from sandbox_server.registry import CallContext, Registry, ToolSpec
+from sandbox_server.results import ToolResult, error
+from sandbox_server.sandbox import SandboxLimits, WorkerPool
+from sandbox_server.settings import Settings
+from sandbox_server.tools import deterministic_tools
+from sandbox_server.tools.execute_js import execute_js_tool
+from sandbox_server.validation import ArgumentValidator
+
+__all__ = ["SERVER_NAME", "App", "build_server", "package_version"]
+
+logger = logging.getLogger("sandbox_server")
+
+SERVER_NAME = "sandbox-server"
+SERVER_TITLE = "Sandbox: exact computation for language models"
+INSTRUCTIONS = """\
+Use these tools instead of computing in your head; their answers are exact.
+- add: sum of two integers of any size (pass big integers as strings of digits).
+- divide: exact decimal division with the reduced fraction, quotient and remainder.
+- date_diff: calendar and elapsed difference between two dates or date-times, with business days and time zones.
+- execute_js: anything else that needs real computation (aggregating data, big numbers with BigInt, regular \
+expressions, parsing, date and time-zone math with Intl or Temporal): write a short JavaScript snippet; its last \
+expression (or `return` value) is the result, console.log output is returned too. Pass data in `input`.\
+"""
+
+
+def package_version() -> str:
+    """The installed package's version, from its metadata."""
+    try:
+        return version("sandbox-server")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
+        return "0.0.0+unknown"
+
+
+@dataclass(slots=True)
+class App:
+    """What one server instance owns: settings, the worker pool and the published tools."""
+
+    settings: Settings
+    pool: WorkerPool
+    registry: Registry
+    validators: dict[str, ArgumentValidator]
+
+    @classmethod
+    def create(cls, settings: Settings) -> App:
+        """Build the tools and an (unstarted) worker pool for ``settings``."""
+        limits = SandboxLimits(
+            memory_limit_mb=settings.memory_limit_mb,
+            output_cap_bytes=settings.output_cap_bytes,
+            timezone=settings.timezone,
+        )
+        pool = WorkerPool(settings.workers, limits)
+        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool)])
+        validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
+        return cls(settings=settings, pool=pool, registry=registry, validators=validators)
+
+    async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
+        """Validate and run one tool call; every failure becomes a result, never an exception."""
+        arguments = {} if arguments is None else arguments
+        problems = self.validators[spec.name].problems(arguments)
+        try:
+            if problems:
+                raise ArgumentError(
+                    f"Invalid arguments for {spec.name}: " + "; ".join(problems) + ".", problems=problems
+                )
+            return await spec.handler(arguments, context)
+        except ArgumentError as exc:
+            shape = spec.structure_argument_error
+            return error(exc.message, shape(exc.message, exc.problems) if shape else None)
+        except ToolError as exc:
+            return error(exc.message, exc.structured)
+        except Exception:
+            logger.exception("tool %s failed unexpectedly", spec.name)
+            return error(f"{spec.name} failed because of an internal error in the server; the call can be retried.")
+
+
+def build_server(settings: Settings | None = None, *, app: App | None = None) -> Server[App]:
+    """Create the MCP server; its lifespan starts and stops the JavaScript worker pool.
+
+    Args:
+        settings: Configuration; defaults come from the environment (``SANDBOX_*``) and the built-in defaults.
+        app: A prepared :class:`App` to serve instead of one built from ``settings``.
+    """
+    app = app or App.create(settings or Settings())
+
+    @asynccontextmanager
+    async def lifespan(_: Server[App]) -> AsyncIterator[App]:
+        await app.pool.start()
+        try:
+            yield app
+        finally:
+            await app.pool.aclose()
+
+    async def list_tools(
+        ctx: ServerRequestContext[App], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[spec.to_mcp() for spec in app.registry])
+
+    async def call_tool(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> types.CallToolResult:
+        spec = app.registry.get(params.name)
+        if spec is None:
+            known = ", ".join(app.registry.names())
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name!r}. Known tools: {known}.")
+        started = time.perf_counter()
+        result = await app.call(spec, params.arguments, CallContext(report_progress=ctx.session.report_progress))
+        logger.info(
+            "tool=%s outcome=%s duration_ms=%.1f",
+            spec.name,
+            "error" if result.is_error else "ok",
+            (time.perf_counter() - started) * 1000,
+        )
+        return result.to_mcp()
+
+    return Server(
+        SERVER_NAME,
+        version=package_version(),
+        title=SERVER_TITLE,
+        description="Exact arithmetic, date math and sandboxed JavaScript (V8) for language models.",
+        instructions=INSTRUCTIONS,
+        icons=server_icons(),
+        lifespan=lifespan,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )

@@ -1,0 +1,77 @@
+"""Settings and their defaults, in one place.
+
+Every limit is a named constant here; the CLI, the tool schemas, the README and the worker pool all read them
+from this module. At run time each setting can be given as a command-line flag or as an environment variable
+named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = [
+    "DEFAULT_HOST",
+    "DEFAULT_MAX_CODE_BYTES",
+    "DEFAULT_MAX_INPUT_BYTES",
+    "DEFAULT_MAX_TIMEOUT_MS",
+    "DEFAULT_MEMORY_LIMIT_MB",
+    "DEFAULT_OUTPUT_CAP_BYTES",
+    "DEFAULT_PORT",
+    "DEFAULT_TIMEOUT_MS",
+    "DEFAULT_TIMEZONE",
+    "Settings",
+    "default_workers",
+]
+
+DEFAULT_TIMEOUT_MS = 5_000
+"""Wall-clock limit of one ``execute_js`` call when the caller names none."""
+DEFAULT_MAX_TIMEOUT_MS = 60_000
+"""The largest ``timeout_ms`` a caller may ask for."""
+DEFAULT_MEMORY_LIMIT_MB = 128
+"""Memory one execution may use: the V8 heap limit, and the base of the worker's OS data limit."""
+DEFAULT_OUTPUT_CAP_BYTES = 65_536
+"""stdout + stderr + the rendered result, together, in UTF-8 bytes; beyond it head and tail are kept."""
+DEFAULT_MAX_CODE_BYTES = 100_000
+"""Largest accepted ``code`` argument, in UTF-8 bytes."""
+DEFAULT_MAX_INPUT_BYTES = 1_048_576
+"""Largest accepted ``input`` argument, as compact JSON in UTF-8 bytes."""
+DEFAULT_TIMEZONE = "UTC"
+"""Time zone the JavaScript engine sees, so that date output does not depend on the host."""
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def default_workers() -> int:
+    """One worker process per CPU this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class Settings(BaseSettings):
+    """Validated server configuration; a bad value fails at start-up with a message naming it."""
+
+    model_config = SettingsConfigDict(env_prefix="SANDBOX_", extra="forbid", validate_default=True)
+
+    default_timeout_ms: int = Field(DEFAULT_TIMEOUT_MS, ge=1, description="execute_js time limit when none is asked")
+    max_timeout_ms: int = Field(DEFAULT_MAX_TIMEOUT_MS, ge=1, description="largest timeout_ms a call may ask for")
+    memory_limit_mb: int = Field(DEFAULT_MEMORY_LIMIT_MB, ge=16, le=65_536, description="memory per execution")
+    output_cap_bytes: int = Field(DEFAULT_OUTPUT_CAP_BYTES, ge=1_024, description="cap on stdout+stderr+result")
+    max_code_bytes: int = Field(DEFAULT_MAX_CODE_BYTES, ge=1, description="largest accepted code")
+    max_input_bytes: int = Field(DEFAULT_MAX_INPUT_BYTES, ge=2, description="largest accepted input (as JSON)")
+    workers: int = Field(default_factory=default_workers, ge=1, le=256, description="JavaScript worker processes")
+    timezone: str = Field(DEFAULT_TIMEZONE, min_length=1, description="time zone seen by JavaScript (IANA name)")
+    log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
+
+    @model_validator(mode="after")
+    def _default_within_maximum(self) -> Settings:
+        if self.default_timeout_ms > self.max_timeout_ms:
+            raise ValueError(
+                f"default_timeout_ms ({self.default_timeout_ms}) must not exceed max_timeout_ms ({self.max_timeout_ms})"
+            )
+        return self

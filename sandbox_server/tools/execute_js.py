@@ -1,0 +1,256 @@
+"""The ``execute_js`` tool: run model-written JavaScript in a fresh V8 isolate and report what it computed."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import anyio
+
+from sandbox_server.errors import ArgumentError
+from sandbox_server.registry import PURE_COMPUTATION, CallContext, ToolSpec
+from sandbox_server.results import ToolResult, error, ok
+from sandbox_server.sandbox import Job, WorkerPool
+from sandbox_server.settings import Settings
+
+__all__ = ["PROGRESS_INTERVAL_S", "execute_js_tool", "render_outcome"]
+
+PROGRESS_INTERVAL_S = 0.5
+"""How often a running execution reports progress when the caller asked for it."""
+
+ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed", "cancelled"]
+
+
+def _description(settings: Settings) -> str:
+    return f"""\
+Run JavaScript in a fresh, isolated V8 engine and get back its result and console output. Use it whenever an \
+answer needs real computation instead of a guess: exact arithmetic (BigInt for big integers), statistics or \
+aggregation over data you pass in `input`, sorting, counting, string processing and regular expressions, parsing \
+(JSON, CSV, dates), date and time-zone math (Intl and Temporal with full time-zone data), unit conversions, \
+checking a calculation.
+
+How results work: the value of the last expression is the result, as in a browser console \
+(`const xs = [3, 1, 2]; xs.sort()` gives [1, 2, 3]). If the code uses top-level `await` or `return`, it runs as \
+the body of an async function and the returned value is the result. A Promise result is awaited. \
+console.log/info/debug go to stdout and console.warn/error to stderr; objects, Map, Set, BigInt and cyclic values \
+are printed readably. The result also comes back as JSON in structured form when it is JSON-representable.
+
+Available: modern ECMAScript, BigInt, Intl with full ICU data, Temporal, WebAssembly, setTimeout/setInterval, the \
+global `input` (a copy of the `input` argument). Not available: network (no fetch), file system, modules \
+(no import or require), process, environment, Node or browser APIs. Every call starts from a clean state: \
+nothing defined in one call exists in the next, so pass data in `input` or recompute it.
+
+Limits: {settings.default_timeout_ms} ms by default (set timeout_ms, up to {settings.max_timeout_ms} ms), \
+{settings.memory_limit_mb} MiB of memory, output capped at {settings.output_cap_bytes} bytes in total (the head \
+and the tail are kept), code up to {settings.max_code_bytes} bytes, input up to {settings.max_input_bytes} bytes \
+as JSON. Errors report their kind, message, and line and column in your code.
+
+Example: code `const rows = input.map(r => r.price * r.qty); rows.reduce((a, b) => a + b, 0)` with input \
+`[{{"price": 2.5, "qty": 4}}, {{"price": 10, "qty": 1}}]` gives `Result: 20`."""
+
+
+def _input_schema(settings: Settings) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["code"],
+        "properties": {
+            "code": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": settings.max_code_bytes,
+                "description": (
+                    "JavaScript source. The last expression's value (or the `return` value when the code uses "
+                    f"top-level await/return) is the result. At most {settings.max_code_bytes} bytes."
+                ),
+            },
+            "timeout_ms": {
+                "type": "integer",
+                "minimum": 1,
+                "default": settings.default_timeout_ms,
+                "description": (
+                    f"Wall-clock time limit in milliseconds (default {settings.default_timeout_ms}); values above "
+                    f"the server's maximum of {settings.max_timeout_ms} are lowered to it."
+                ),
+            },
+            "input": {
+                "description": (
+                    "Optional JSON data for the code, available as the global `input` (a copy it may modify). "
+                    f"At most {settings.max_input_bytes} bytes as JSON."
+                ),
+            },
+        },
+    }
+
+
+_ERROR_SCHEMA: dict[str, Any] = {
+    "type": ["object", "null"],
+    "description": "Why the execution failed; null on success.",
+    "properties": {
+        "kind": {"type": "string", "enum": ERROR_KINDS},
+        "name": {"type": ["string", "null"], "description": "JavaScript error name, e.g. TypeError"},
+        "message": {"type": ["string", "null"]},
+        "line": {"type": ["integer", "null"], "description": "1-based line in the submitted code"},
+        "column": {"type": ["integer", "null"], "description": "1-based column in the submitted code"},
+        "stack": {"type": ["string", "null"], "description": "stack trace trimmed to the submitted code"},
+    },
+    "required": ["kind", "message"],
+}
+
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "ok": {"type": "boolean", "description": "true when the code ran to completion without an error"},
+        "result": {"description": "the result as JSON (BigInt as a decimal string); absent when undefined"},
+        "resultText": {"type": ["string", "null"], "description": "the result rendered as Node's console would"},
+        "resultType": {"type": ["string", "null"], "description": "JavaScript type of the result"},
+        "stdout": {"type": "string", "description": "console.log/info/debug output"},
+        "stderr": {"type": "string", "description": "console.warn/error output and uncaught errors"},
+        "truncated": {"type": "boolean", "description": "whether output was cut to fit the output cap"},
+        "omittedBytes": {"type": "integer", "description": "bytes of output left out"},
+        "durationMs": {"type": "number", "description": "execution time in milliseconds"},
+        "timeoutMs": {"type": "integer", "description": "the time limit that applied"},
+        "async": {"type": "boolean", "description": "whether the code ran as an async function body"},
+        "error": _ERROR_SCHEMA,
+    },
+    "required": ["ok", "stdout", "stderr", "truncated", "durationMs", "error"],
+}
+
+
+def _structure_argument_error(message: str, problems: list[str]) -> dict[str, Any]:
+    return {
+        "ok": False,
+        "stdout": "",
+        "stderr": "",
+        "truncated": False,
+        "omittedBytes": 0,
+        "durationMs": 0,
+        "error": {"kind": "arguments", "name": "ArgumentError", "message": message, "problems": problems},
+    }
+
+
+def _position(error: dict[str, Any]) -> str:
+    line, column = error.get("line"), error.get("column")
+    if line is None:
+        return ""
+    return f" at line {line}" + (f", column {column}" if column is not None else "")
+
+
+def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -> str:
+    kind = error.get("kind")
+    if kind == "timeout":
+        return (
+            f"Execution timed out: it did not finish within timeout_ms={timeout_ms}. If the code is correct but "
+            f"slow, call again with a larger timeout_ms (at most {settings.max_timeout_ms}); otherwise look for an "
+            "infinite loop or a promise or timer that never settles."
+        )
+    if kind == "memory":
+        return (
+            f"Execution ran out of memory: the limit is {settings.memory_limit_mb} MiB per execution. "
+            "Work on smaller pieces of data, avoid keeping everything in memory, or use typed arrays."
+        )
+    if kind == "crashed":
+        detail = error.get("message") or "the worker process died"
+        return (
+            f"The JavaScript engine process crashed ({detail}). The server has replaced it; "
+            "the call may be retried, preferably with simpler code."
+        )
+    name = error.get("name") or "Error"
+    message = error.get("message") or ""
+    label = "Syntax error" if kind == "syntax" else "Uncaught exception"
+    text = f"{label}: {name}: {message}{_position(error)}."
+    stack = error.get("stack")
+    if stack and kind == "runtime":
+        frames = [line for line in str(stack).splitlines() if line.strip().startswith("at ")]
+        if frames:
+            text += "\n" + "\n".join(frames)
+    return text
+
+
+def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int) -> ToolResult:
+    """Turn a worker outcome into the tool result: readable text plus the structured object."""
+    structured: dict[str, Any] = {
+        key: outcome[key]
+        for key in ("ok", "result", "resultText", "resultType", "stdout", "stderr", "truncated", "omittedBytes",
+                    "durationMs", "async", "error")
+        if key in outcome
+    }
+    structured.setdefault("stdout", "")
+    structured.setdefault("stderr", "")
+    structured.setdefault("truncated", False)
+    structured.setdefault("durationMs", 0)
+    structured.setdefault("error", None)
+    structured["ok"] = bool(outcome.get("ok")) and structured["error"] is None
+    structured["timeoutMs"] = timeout_ms
+
+    parts: list[str] = []
+    failure = structured["error"]
+    if failure is not None:
+        parts.append("Error: " + _error_message(failure, settings, timeout_ms))
+    elif structured.get("resultText") is not None:
+        parts.append(f"Result: {structured['resultText']}")
+    else:
+        parts.append("Result: undefined")
+    if structured["stdout"]:
+        parts.append("stdout:\n" + structured["stdout"].rstrip("\n"))
+    if structured["stderr"]:
+        parts.append("stderr:\n" + structured["stderr"].rstrip("\n"))
+    if structured["truncated"]:
+        parts.append(
+            f"(output truncated to {settings.output_cap_bytes} bytes; {structured.get('omittedBytes', 0)} bytes "
+            "left out: print less, or summarise before printing)"
+        )
+    text = "\n\n".join(parts)
+    if failure is not None:
+        return error(text, structured)
+    return ok(text, structured)
+
+
+def execute_js_tool(settings: Settings, pool: WorkerPool) -> ToolSpec:
+    """The ``execute_js`` tool bound to a worker pool."""
+
+    async def handler(arguments: dict[str, Any], context: CallContext) -> ToolResult:
+        code: str = arguments["code"]
+        code_bytes = len(code.encode("utf-8", "surrogatepass"))
+        if code_bytes > settings.max_code_bytes:
+            message = f"code is {code_bytes} bytes long; at most {settings.max_code_bytes} bytes are accepted."
+            raise ArgumentError(message, problems=[message])
+        timeout_ms = min(int(arguments.get("timeout_ms", settings.default_timeout_ms)), settings.max_timeout_ms)
+        input_json: str | None = None
+        if "input" in arguments:
+            input_json = json.dumps(arguments["input"], ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            input_bytes = len(input_json.encode("utf-8", "surrogatepass"))
+            if input_bytes > settings.max_input_bytes:
+                message = (
+                    f"input is {input_bytes} bytes as JSON; at most {settings.max_input_bytes} bytes are accepted."
+                )
+                raise ArgumentError(message, problems=[message])
+        job = Job(code=code, input_json=input_json, timeout_ms=timeout_ms)
+
+        started = time.monotonic()
+        outcome: dict[str, Any] = {}
+
+        async def report_progress() -> None:
+            while True:
+                await anyio.sleep(PROGRESS_INTERVAL_S)
+                elapsed = (time.monotonic() - started) * 1000
+                await context.report_progress(elapsed, float(timeout_ms), f"running for {elapsed:.0f} ms")
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(report_progress)
+            outcome = dict(await pool.run(job))
+            group.cancel_scope.cancel()
+        return render_outcome(outcome, settings, timeout_ms)
+
+    return ToolSpec(
+        name="execute_js",
+        title="Run JavaScript",
+        description=_description(settings),
+        input_schema=_input_schema(settings),
+        output_schema=OUTPUT_SCHEMA,
+        handler=handler,
+        icon="execute_js",
+        annotations=PURE_COMPUTATION,
+        structure_argument_error=_structure_argument_error,
+    )

@@ -1,0 +1,112 @@
+"""Argument validation against a tool's JSON Schema 2020-12, with messages a model can act on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+__all__ = ["ArgumentValidator"]
+
+_JSON_TYPE_NAMES = {
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    str: "string",
+    list: "array",
+    dict: "object",
+    type(None): "null",
+}
+
+
+def _describe(value: Any) -> str:
+    """A short quotation of a JSON value with its type, for error messages."""
+    kind = _JSON_TYPE_NAMES.get(type(value), type(value).__name__)
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{kind} {text}"
+
+
+def _field(error: ValidationError) -> str:
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error.absolute_path)
+    return path.lstrip(".") or "(arguments)"
+
+
+def _expected(schema: Any) -> str:
+    """What a (sub)schema accepts, in words."""
+    if not isinstance(schema, Mapping):
+        return "a valid value"
+    for combinator in ("anyOf", "oneOf"):
+        if combinator in schema:
+            return " or ".join(_expected(option) for option in schema[combinator])
+    if "description" in schema and "type" not in schema:
+        return str(schema["description"])
+    kind = schema.get("type")
+    words = {
+        "integer": "an integer",
+        "number": "a number",
+        "string": "a string",
+        "boolean": "a boolean",
+        "object": "an object",
+        "array": "an array",
+        "null": "null",
+    }
+    if isinstance(kind, list):
+        text = " or ".join(words.get(k, k) for k in kind)
+    else:
+        text = words.get(str(kind), "a value") if kind else "a value"
+    details = []
+    if "pattern" in schema:
+        details.append(f"matching {schema['pattern']}")
+    if "minimum" in schema:
+        details.append(f">= {schema['minimum']}")
+    if "maximum" in schema:
+        details.append(f"<= {schema['maximum']}")
+    if "minLength" in schema:
+        details.append(f"at least {schema['minLength']} characters")
+    if "maxLength" in schema:
+        details.append(f"at most {schema['maxLength']} characters")
+    if "enum" in schema:
+        details.append("one of " + ", ".join(json.dumps(v) for v in schema["enum"]))
+    return text + (f" ({', '.join(details)})" if details else "")
+
+
+class ArgumentValidator:
+    """Validates tool arguments and explains every problem found."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        Draft202012Validator.check_schema(schema)
+        self._schema = schema
+        self._validator = Draft202012Validator(schema)
+        properties = schema.get("properties", {})
+        self._accepted = list(properties) if isinstance(properties, Mapping) else []
+
+    def problems(self, arguments: Any) -> list[str]:
+        """Every way ``arguments`` fails the schema, one sentence each; empty when valid."""
+        errors: Iterable[ValidationError] = self._validator.iter_errors(arguments)
+        messages = [self._explain(error, arguments) for error in errors]
+        return sorted(dict.fromkeys(messages))
+
+    def _explain(self, error: ValidationError, arguments: Any) -> str:
+        accepted = ", ".join(self._accepted) or "none"
+        if error.validator == "additionalProperties" and not error.absolute_path:
+            extras = sorted(set(error.instance) - set(self._accepted)) if isinstance(error.instance, dict) else []
+            names = ", ".join(repr(name) for name in extras)
+            return f"unexpected argument {names}; accepted arguments are: {accepted}"
+        if error.validator == "required":
+            missing = str(error.message).split("'")[1] if "'" in str(error.message) else str(error.message)
+            return f"missing required argument '{missing}'"
+        if error.validator == "type" and not error.absolute_path:
+            return f"arguments must be a JSON object, got {_describe(arguments)}"
+        field = _field(error)
+        if error.validator in ("anyOf", "oneOf", "type", "pattern"):
+            return f"argument '{field}': got {_describe(error.instance)}, expected {_expected(error.schema)}"
+        if error.validator in ("maxLength", "minLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            limit = error.validator_value
+            shown = _describe(error.instance) if not isinstance(error.instance, str) else f"a string of {len(error.instance)} characters"
+            return f"argument '{field}': got {shown}, but {error.validator} is {limit}"
+        return f"argument '{field}': {error.message}"
