@@ -52,6 +52,27 @@ def _add_setting_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("serving")
+    group.add_argument(
+        "--transport", choices=["stdio", "http"], default=None, help="stdio (default) or http [SANDBOX_TRANSPORT]"
+    )
+    group.add_argument("--host", default=None, help=f"HTTP bind address (default: {DEFAULT_HOST}) [SANDBOX_HOST]")
+    group.add_argument("--port", type=int, default=None, help=f"HTTP port (default: {DEFAULT_PORT}) [SANDBOX_PORT]")
+    group.add_argument(
+        "--allowed-hosts",
+        default=None,
+        help="comma-separated Host names accepted over HTTP besides localhost [SANDBOX_ALLOWED_HOSTS]",
+    )
+    group.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=None,
+        help="seconds to keep answering requests in progress after stdin closes or SIGTERM "
+        "(default: the maximum timeout plus 5 s)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``sandbox-server`` command."""
     parser = argparse.ArgumentParser(
@@ -62,10 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print package, mini-racer and V8 versions and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    serve = commands.add_parser("serve", help="serve MCP (stdio by default)")
-    serve.add_argument("--transport", choices=["stdio"], default="stdio", help="transport (default: stdio)")
-    serve.add_argument("--host", default=DEFAULT_HOST, help=f"HTTP bind address (default: {DEFAULT_HOST})")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default: {DEFAULT_PORT})")
+    serve = commands.add_parser("serve", help="serve MCP (the default command; stdio unless --transport http)")
+    _add_serve_flags(serve)
     _add_setting_flags(serve)
 
     tools = commands.add_parser("tools", help="list or call tools of a server started for the purpose")
@@ -88,8 +107,9 @@ def _settings_from(args: argparse.Namespace) -> Settings:
         for _, field, _, _ in _SETTING_FLAGS
         if getattr(args, field, None) is not None
     }
-    if getattr(args, "log_level", None) is not None:
-        given["log_level"] = args.log_level
+    for field in ("log_level", "transport", "host", "port", "allowed_hosts"):
+        if getattr(args, field, None) is not None:
+            given[field] = getattr(args, field)
     return Settings(**given)
 
 
@@ -170,14 +190,21 @@ async def _tools_command(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if result.is_error else 0
 
 
-async def _serve(settings: Settings) -> None:
-    from mcp.server.stdio import stdio_server
+async def _serve(settings: Settings, drain_timeout: float | None) -> None:
+    from sandbox_server.server import App, build_server
 
-    from sandbox_server.server import build_server
+    app = App.create(settings)
+    server = build_server(app=app)
+    if settings.transport == "http":
+        from sandbox_server.http_server import serve_http
 
-    server = build_server(settings)
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        await serve_http(server, app, settings)
+        return
+    from sandbox_server.stdio import serve_stdio
+
+    if drain_timeout is None:
+        drain_timeout = settings.max_timeout_ms / 1000 + 5
+    await serve_stdio(server, drain_timeout=drain_timeout)
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -202,7 +229,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         except Exception as exc:
             sys.stderr.write(f"sandbox-server: the call failed: {exc}\n")
             return 1
-    anyio.run(_serve, settings)
+    anyio.run(_serve, settings, getattr(args, "drain_timeout", None))
     return 0
 
 

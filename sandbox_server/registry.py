@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import mcp_types as types
@@ -87,7 +87,7 @@ class ToolSpec:
     output_schema: Mapping[str, Any]
     handler: Handler
     icon: str
-    annotations: types.ToolAnnotations = PURE_COMPUTATION
+    annotations: types.ToolAnnotations = field(default_factory=lambda: PURE_COMPUTATION)
     structure_argument_error: Callable[[str, list[str]], dict[str, Any]] | None = None
 
     def to_mcp(self) -> types.Tool:

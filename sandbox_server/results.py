@@ -19,11 +19,13 @@ class ToolResult:
             ``content`` or ``structuredContent``, so both must carry the answer.
         structured: The same facts as a JSON object conforming to the tool's output schema, or None.
         is_error: Whether the call failed in a way the model should see and can act on.
+        kind: A one-word label of the outcome for logs (``ok``, ``error``, ``internal``); not sent to clients.
     """
 
     text: str
     structured: dict[str, Any] | None = field(default=None)
     is_error: bool = False
+    kind: str = "ok"
 
     def to_mcp(self) -> types.CallToolResult:
         """Convert to the protocol's ``CallToolResult``."""
@@ -39,7 +41,7 @@ def ok(text: str, structured: dict[str, Any]) -> ToolResult:
     return ToolResult(text=text, structured=structured)
 
 
-def error(message: str, structured: dict[str, Any] | None = None) -> ToolResult:
+def error(message: str, structured: dict[str, Any] | None = None, *, kind: str = "error") -> ToolResult:
     """Build an ``isError`` result whose text starts with ``Error:``."""
     text = message if message.startswith("Error:") else f"Error: {message}"
-    return ToolResult(text=text, structured=structured, is_error=True)
+    return ToolResult(text=text, structured=structured, is_error=True, kind=kind)

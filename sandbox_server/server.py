@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -17,7 +19,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
@@ -93,7 +95,10 @@ class App:
             return error(exc.message, exc.structured)
         except Exception:
             logger.exception("tool %s failed unexpectedly", spec.name)
-            return error(f"{spec.name} failed because of an internal error in the server; the call can be retried.")
+            return error(
+                f"{spec.name} failed because of an internal error in the server; the call can be retried.",
+                kind="internal",
+            )
 
 
 def build_server(settings: Settings | None = None, *, app: App | None = None) -> Server[App]:
@@ -118,6 +123,18 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
     ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[spec.to_mcp() for spec in app.registry])
 
+    # Per-connection log level chosen with logging/setLevel; until a client picks one, only warnings and errors
+    # are sent as notifications.
+    levels: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+
+    async def set_logging_level(ctx: ServerRequestContext[App], params: types.SetLevelRequestParams) -> types.EmptyResult:
+        levels[ctx.session] = _LEVELS.index(params.level)
+        return types.EmptyResult()
+
+    async def notify_log(ctx: ServerRequestContext[App], level: types.LoggingLevel, data: dict[str, Any]) -> None:
+        if _LEVELS.index(level) >= levels.get(ctx.session, _LEVELS.index("warning")):
+            await ctx.session.send_log_message(level, data, logger="sandbox_server")
+
     async def call_tool(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> types.CallToolResult:
         spec = app.registry.get(params.name)
         if spec is None:
@@ -125,22 +142,39 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name!r}. Known tools: {known}.")
         started = time.perf_counter()
         result = await app.call(spec, params.arguments, CallContext(report_progress=ctx.session.report_progress))
-        logger.info(
-            "tool=%s outcome=%s duration_ms=%.1f",
-            spec.name,
-            "error" if result.is_error else "ok",
-            (time.perf_counter() - started) * 1000,
-        )
+        duration_ms = (time.perf_counter() - started) * 1000
+        outcome = _outcome_label(result)
+        logger.info("tool=%s outcome=%s duration_ms=%.1f", spec.name, outcome, duration_ms)
+        level: types.LoggingLevel = "warning" if outcome in ("crashed", "internal") else "info"
+        await notify_log(ctx, level, {"tool": spec.name, "outcome": outcome, "durationMs": round(duration_ms, 1)})
         return result.to_mcp()
 
-    return Server(
-        SERVER_NAME,
-        version=package_version(),
-        title=SERVER_TITLE,
-        description="Exact arithmetic, date math and sandboxed JavaScript (V8) for language models.",
-        instructions=INSTRUCTIONS,
-        icons=server_icons(),
-        lifespan=lifespan,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-    )
+    with warnings.catch_warnings():
+        # logging/setLevel is deprecated in the newest revision but part of 2025-11-25, which this server serves.
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return Server(
+            SERVER_NAME,
+            version=package_version(),
+            title=SERVER_TITLE,
+            description="Exact arithmetic, date math and sandboxed JavaScript (V8) for language models.",
+            instructions=INSTRUCTIONS,
+            icons=server_icons(),
+            lifespan=lifespan,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_set_logging_level=set_logging_level,
+        )
+
+
+_LEVELS: list[types.LoggingLevel] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+def _outcome_label(result: ToolResult) -> str:
+    """A one-word outcome for logs: ok, or the error kind when the result says it."""
+    if not result.is_error:
+        return "ok"
+    failure = (result.structured or {}).get("error")
+    if isinstance(failure, dict) and isinstance(failure.get("kind"), str):
+        return str(failure["kind"])
+    return result.kind
+

@@ -8,10 +8,10 @@ named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``).
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = [
     "DEFAULT_HOST",
@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_TIMEZONE",
     "Settings",
     "default_workers",
+    "is_loopback",
 ]
 
 DEFAULT_TIMEOUT_MS = 5_000
@@ -67,6 +68,32 @@ class Settings(BaseSettings):
     workers: int = Field(default_factory=default_workers, ge=1, le=256, description="JavaScript worker processes")
     timezone: str = Field(DEFAULT_TIMEZONE, min_length=1, description="time zone seen by JavaScript (IANA name)")
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
+    transport: Literal["stdio", "http"] = Field("stdio", description="how to serve MCP")
+    host: str = Field(DEFAULT_HOST, min_length=1, description="HTTP bind address")
+    port: int = Field(DEFAULT_PORT, ge=0, le=65_535, description="HTTP port (0 picks a free one)")
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="extra Host header values accepted over HTTP (DNS-rebinding protection), e.g. mcp.example.com",
+    )
+    auth_token: SecretStr | None = Field(
+        None, description="bearer token HTTP clients must send; required when binding beyond localhost"
+    )
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        from zoneinfo import available_timezones
+
+        if value not in available_timezones() and value != "UTC":
+            raise ValueError(f"unknown time zone {value!r}; use an IANA name such as UTC or Europe/Paris")
+        return value
 
     @model_validator(mode="after")
     def _default_within_maximum(self) -> Settings:
@@ -74,4 +101,21 @@ class Settings(BaseSettings):
             raise ValueError(
                 f"default_timeout_ms ({self.default_timeout_ms}) must not exceed max_timeout_ms ({self.max_timeout_ms})"
             )
+        if self.transport == "http" and not is_loopback(self.host) and self.auth_token is None:
+            raise ValueError(
+                f"serving HTTP on {self.host}, beyond this machine, requires a bearer token: "
+                "set SANDBOX_AUTH_TOKEN (or bind to 127.0.0.1)"
+            )
         return self
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
