@@ -73,6 +73,15 @@ def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_client_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="reach a running server over Streamable HTTP (e.g. http://127.0.0.1:8000/mcp) instead of starting one; "
+        "its token, if any, is read from SANDBOX_AUTH_TOKEN",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``sandbox-server`` command."""
     parser = argparse.ArgumentParser(
@@ -91,8 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     tool_commands = tools.add_subparsers(dest="tools_command", metavar="ACTION", required=True)
     listing = tool_commands.add_parser("list", help="list the tools")
     listing.add_argument("--json", action="store_true", help="print the whole tools/list result as JSON")
+    _add_client_flags(listing)
     _add_setting_flags(listing)
     call = tool_commands.add_parser("call", help="call one tool and print its result")
+    _add_client_flags(call)
     call.add_argument("name", help="tool name, e.g. add or execute_js")
     call.add_argument("--args", default="{}", help="arguments as a JSON object (default: {})")
     call.add_argument("--code-file", help="execute_js: read `code` from this file ('-' for stdin)")
@@ -137,6 +148,7 @@ def _settings_env(settings: Settings) -> dict[str, str]:
     for _, field, _, _ in _SETTING_FLAGS:
         env["SANDBOX_" + field.upper()] = str(getattr(settings, field))
     env["SANDBOX_LOG_LEVEL"] = "warning"
+    env["SANDBOX_TRANSPORT"] = "stdio"
     return env
 
 
@@ -165,10 +177,19 @@ async def _tools_command(args: argparse.Namespace, settings: Settings) -> int:
                 sys.stderr.write(f"sandbox-server: cannot read --code-file: {exc}\n")
                 return 2
 
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "sandbox_server", "serve"], env=_settings_env(settings)
-    )
-    async with Client(params, mode="legacy") as client:
+    target: Any
+    if args.url:
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        token = settings.auth_token.get_secret_value() if settings.auth_token else None
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        target = streamable_http_client(args.url, http_client=create_mcp_http_client(headers=headers))
+    else:
+        target = StdioServerParameters(
+            command=sys.executable, args=["-m", "sandbox_server", "serve"], env=_settings_env(settings)
+        )
+    async with Client(target, mode="legacy") as client:
         if args.tools_command == "list":
             listed = await client.list_tools()
             if args.json:
