@@ -1,0 +1,126 @@
+"""``add``: exact sums of integers of any size, given as JSON integers or strings of digits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from sandbox_server.errors import ToolError
+from sandbox_server.tools.arithmetic import ADD, MAX_INTEGER_DIGITS, add
+
+from .calling import Call
+
+HUNDRED_DIGITS = "1234567890" * 10
+SCHEMA = Draft202012Validator(ADD.input_schema)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        pytest.param(7, 8, "15", id="small"),
+        pytest.param(-7, 3, "-4", id="negative-result"),
+        pytest.param(0, 0, "0", id="zeros"),
+        pytest.param("-0", "+0", "0", id="signed-zeros-give-plain-zero"),
+        pytest.param("007", "-3", "4", id="leading-zeros"),
+        pytest.param(2**53, 1, "9007199254740993", id="just-past-float-precision"),
+        pytest.param("-123456789012345678901234567890", -30, "-123456789012345678901234567920", id="string-and-int"),
+        pytest.param(HUNDRED_DIGITS, HUNDRED_DIGITS, str(2 * int(HUNDRED_DIGITS)), id="hundred-digits"),
+        pytest.param(HUNDRED_DIGITS, "-" + HUNDRED_DIGITS, "0", id="cancelling"),
+        pytest.param("9" * 60, 1, "1" + "0" * 60, id="carry-into-new-digit"),
+        pytest.param(3.0, 4, "7", id="integral-json-number"),
+    ],
+)
+@pytest.mark.anyio
+async def test_add_returns_the_exact_sum_as_digits(call: Call, a: Any, b: Any, expected: str) -> None:
+    result = await call(ADD, {"a": a, "b": b})
+    assert result.structured is not None
+    assert result.structured["result"] == expected
+    assert result.structured["digits"] == len(expected.lstrip("-"))
+    assert result.text.startswith(f"Result: {expected}\n")
+
+
+@pytest.mark.anyio
+async def test_add_echoes_the_operands_in_canonical_form(call: Call) -> None:
+    result = await call(ADD, {"a": "+0042", "b": -5})
+    assert result.structured == {"result": "37", "digits": 2, "a": "42", "b": "-5"}
+    assert result.text == "Result: 37\n42 + (-5) = 37 (2 digits)"
+
+
+@pytest.mark.anyio
+async def test_add_handles_the_longest_accepted_operands_beyond_pythons_int_string_limit(call: Call) -> None:
+    nines = "9" * MAX_INTEGER_DIGITS
+    result = await call(ADD, {"a": nines, "b": nines})
+    assert result.structured is not None
+    assert result.structured["result"] == "1" + "9" * (MAX_INTEGER_DIGITS - 1) + "8"
+    assert result.structured["digits"] == MAX_INTEGER_DIGITS + 1
+
+
+def test_the_description_example_is_what_add_returns() -> None:
+    assert '{"a": "123456789012345678901234567890", "b": -30} gives Result: 123456789012345678901234567860' in (
+        ADD.description
+    )
+    result = add({"a": "123456789012345678901234567890", "b": -30})
+    assert result.text.startswith("Result: 123456789012345678901234567860\n")
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        pytest.param({"a": 1, "b": 2}, id="integers"),
+        pytest.param({"a": "-123", "b": "+456"}, id="signed-strings"),
+        pytest.param({"a": 10**40, "b": HUNDRED_DIGITS}, id="big"),
+        pytest.param({"a": 1.0, "b": 2}, id="json-integer-written-with-zero-fraction"),
+    ],
+)
+def test_the_add_schema_accepts_integers_and_digit_strings(arguments: dict[str, Any]) -> None:
+    assert SCHEMA.is_valid(arguments)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        pytest.param({"a": 1}, id="missing-b"),
+        pytest.param({}, id="missing-both"),
+        pytest.param({"a": 1, "b": 2, "c": 3}, id="extra-argument"),
+        pytest.param({"a": 1.5, "b": 2}, id="float"),
+        pytest.param({"a": "1.5", "b": 2}, id="decimal-string"),
+        pytest.param({"a": "abc", "b": 2}, id="letters"),
+        pytest.param({"a": "", "b": 2}, id="empty-string"),
+        pytest.param({"a": " 12", "b": 2}, id="whitespace"),
+        pytest.param({"a": "1e5", "b": 2}, id="exponent"),
+        pytest.param({"a": True, "b": 2}, id="boolean"),
+        pytest.param({"a": None, "b": 2}, id="null"),
+        pytest.param({"a": [1], "b": 2}, id="array"),
+        pytest.param({"a": "1" * (MAX_INTEGER_DIGITS + 2), "b": 2}, id="too-long"),
+    ],
+)
+def test_the_add_schema_rejects_anything_but_two_integers(arguments: dict[str, Any]) -> None:
+    assert not SCHEMA.is_valid(arguments)
+
+
+@pytest.mark.parametrize(
+    ("a", "message"),
+    [
+        pytest.param(True, "not the boolean True", id="boolean"),
+        pytest.param(1.5, "not an integer", id="fraction"),
+        pytest.param(1e20, 'pass big integers as strings of digits, e.g. "100000000000000000000"', id="huge-float"),
+        pytest.param("12a", "is not an integer", id="letters"),
+        pytest.param("9" * (MAX_INTEGER_DIGITS + 1), f"more than {MAX_INTEGER_DIGITS} digits", id="long-string"),
+        pytest.param(10**MAX_INTEGER_DIGITS, f"more than {MAX_INTEGER_DIGITS} digits", id="long-integer"),
+    ],
+)
+def test_add_itself_refuses_what_the_schema_would_and_explains_why(a: Any, message: str) -> None:
+    with pytest.raises(ToolError, match=r"^Error: a") as caught:
+        add({"a": a, "b": 1})
+    assert message in caught.value.message
+
+
+@given(st.integers(), st.integers(), st.booleans(), st.booleans())
+def test_add_agrees_with_python_integer_addition(a: int, b: int, a_as_text: bool, b_as_text: bool) -> None:
+    result = add({"a": str(a) if a_as_text else a, "b": str(b) if b_as_text else b})
+    assert result.structured is not None
+    assert result.structured["result"] == str(a + b)

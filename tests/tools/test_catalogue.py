@@ -1,0 +1,59 @@
+"""The deterministic tools as published: names, annotations, icons and schemas a model can rely on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from sandbox_server.registry import PURE_COMPUTATION, ToolSpec
+from sandbox_server.tools import ADD, DATE_DIFF, DIVIDE, deterministic_tools
+
+SPECS = [pytest.param(spec, id=spec.name) for spec in deterministic_tools()]
+
+
+def test_the_deterministic_tools_are_add_divide_and_date_diff_in_that_order() -> None:
+    assert deterministic_tools() == [ADD, DIVIDE, DATE_DIFF]
+    assert [spec.name for spec in deterministic_tools()] == ["add", "divide", "date_diff"]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_each_tool_is_published_as_pure_computation_with_its_icons(spec: ToolSpec) -> None:
+    tool = spec.to_mcp()
+    assert spec.annotations == PURE_COMPUTATION
+    assert tool.annotations is not None
+    assert tool.annotations.read_only_hint is True
+    assert tool.annotations.open_world_hint is False
+    assert spec.icon == spec.name
+    assert tool.icons is not None
+    assert len(tool.icons) == 2
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_each_input_schema_is_a_closed_2020_12_object_schema_with_described_properties(spec: ToolSpec) -> None:
+    schema: dict[str, Any] = dict(spec.input_schema)
+    Draft202012Validator.check_schema(schema)
+    assert schema["type"] == "object"
+    assert schema["additionalProperties"] is False
+    assert "$schema" not in schema
+    assert set(schema["required"]) <= set(schema["properties"])
+    for name, prop in schema["properties"].items():
+        assert prop.get("description"), f"{spec.name}.{name} has no description"
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_each_output_schema_is_an_object_schema_whose_fields_are_all_described(spec: ToolSpec) -> None:
+    schema: dict[str, Any] = dict(spec.output_schema)
+    Draft202012Validator.check_schema(schema)
+    assert schema["type"] == "object"
+    assert set(schema["required"]) == set(schema["properties"])
+    for name, prop in schema["properties"].items():
+        assert prop.get("description"), f"{spec.name} output field {name} has no description"
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_each_description_gives_an_example_call_and_result(spec: ToolSpec) -> None:
+    assert "Example: {" in spec.description
+    assert "gives Result: " in spec.description
+    assert spec.title and spec.title != spec.name
