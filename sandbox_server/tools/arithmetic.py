@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Context, Decimal, Inexact, InvalidOperation
+from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_EVEN, Context, Decimal, Inexact, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
@@ -50,7 +50,7 @@ DECIMAL_PATTERN = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
 _DECIMAL = re.compile(DECIMAL_PATTERN)
 _INTEGER_LIMIT = 10**MAX_INTEGER_DIGITS
 # Exact integer addition: enough digits that no sum of two accepted operands is ever rounded.
-_EXACT = Context(prec=MAX_INTEGER_DIGITS + 2, traps=[Inexact, InvalidOperation])
+_EXACT = Context(prec=MAX_INTEGER_DIGITS + 2, rounding=ROUND_HALF_EVEN, traps=[Inexact, InvalidOperation])
 
 
 def integer_text(value: int) -> str:
@@ -275,7 +275,7 @@ def divide(arguments: dict[str, Any]) -> ToolResult:
     if not b:
         raise ToolError("Error: Division by zero is not allowed.")
 
-    context = Context(prec=precision, traps=[])
+    context = Context(prec=precision, rounding=ROUND_HALF_EVEN, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[])
     quotient = context.divide(a, b)
     exact = not context.flags[Inexact]
     fraction = Fraction(a) / Fraction(b)

@@ -266,7 +266,7 @@ def expansion_value(expansion: str) -> Fraction:
     head, block = expansion.rstrip(")").split("(")
     sign = -1 if head.startswith("-") else 1
     places = len(head.partition(".")[2])
-    repeating = Fraction(int(block), 10 ** len(block) - 1) / 10**places
+    repeating = Fraction(int(block), 10 ** len(block) - 1) / Fraction(10) ** places
     return Fraction(head.rstrip(".")) + sign * repeating
 
 
