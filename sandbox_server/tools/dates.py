@@ -34,9 +34,11 @@ ACCEPTED_FORMATS = (
 )
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+# [0-9], not \d: int() would also accept digits of other scripts.
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _DATE_TIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?P<offset>[Zz]|[+-]\d{2}:?\d{2})?"
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,6}))?)?"
+    r"(?P<offset>[Zz]|[+-][0-9]{2}:?[0-9]{2})?"
 )
 
 
@@ -338,7 +340,7 @@ weeks 6, remaining_days 4, business_days 34.""",
             "kind": {"enum": ["date", "date-time"], "description": "Whether two dates or two date-times were given."},
             "start": {"type": "string", "description": "Start as read (ISO 8601, in `timezone` for date-times)."},
             "end": {"type": "string", "description": "End as read (ISO 8601, in `timezone` for date-times)."},
-            "timezone": {"type": "string", "description": "Zone used for local times and calendar days."},
+            "timezone": {"type": "string", "description": "Zone of local times and calendar days (unused for dates)."},
             "years": {**_INTEGER, "description": "Whole years of the calendar breakdown."},
             "months": {**_INTEGER, "description": "Whole months after the years (-11 to 11)."},
             "days": {**_INTEGER, "description": "Whole days after the months."},

@@ -109,6 +109,7 @@ def test_the_add_schema_rejects_anything_but_two_integers(arguments: dict[str, A
         pytest.param(1.5, "not an integer", id="fraction"),
         pytest.param(1e20, 'pass big integers as strings of digits, e.g. "100000000000000000000"', id="huge-float"),
         pytest.param("12a", "is not an integer", id="letters"),
+        pytest.param("12\n", "is not an integer", id="trailing-newline-that-a-schema-pattern-lets-through"),
         pytest.param("9" * (MAX_INTEGER_DIGITS + 1), f"more than {MAX_INTEGER_DIGITS} digits", id="long-string"),
         pytest.param(10**MAX_INTEGER_DIGITS, f"more than {MAX_INTEGER_DIGITS} digits", id="long-integer"),
     ],

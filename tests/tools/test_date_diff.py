@@ -217,6 +217,11 @@ def test_the_accepted_date_time_spellings_are_read(text: str) -> None:
             id="slashes",
         ),
         pytest.param(
+            {"start": "\u0662\u0660\u0662\u0664-01-01", "end": "2024-01-02"},
+            "is not an ISO 8601 date",
+            id="digits-of-another-script",
+        ),
+        pytest.param(
             {"start": "next tuesday", "end": "2024-01-02"},
             "Error: start = 'next tuesday' is not an ISO 8601",
             id="words",
