@@ -1,0 +1,47 @@
+"""The JavaScript runtime loaded into every isolate before the model's code.
+
+The runtime is plain JavaScript kept in this package as separate files, one job each.
+`source()` joins them, in a fixed order, into one script; evaluated in a fresh isolate it
+defines `console`, timers, `queueMicrotask` and `structuredClone`, and its completion
+value is an object `{ run, abort }`:
+
+- `run(code, inputJson, optionsJson)` runs the model's code and returns the outcome as
+  JSON text, or a promise of that text when the run continues after the synchronous part
+  (a promise result, pending timers).
+- `abort(reason)` (`"timeout"` or `"memory"`) returns the outcome of a run that the engine
+  had to terminate, from the output captured so far.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+__all__ = ["SCRIPT_NAME", "source"]
+
+SCRIPT_NAME = "main.js"
+"""The file name the model's code has in stack traces."""
+
+_FILES = (
+    "begin.js",
+    "primordials.js",
+    "text.js",
+    "output.js",
+    "inspect.js",
+    "stack.js",
+    "serialize.js",
+    "format.js",
+    "table.js",
+    "console.js",
+    "timers.js",
+    "clone.js",
+    "run.js",
+    "end.js",
+)
+
+
+@functools.cache
+def source() -> str:
+    """Return the full runtime script, the files of this package joined in load order."""
+    package = resources.files(__package__)
+    return "\n".join(package.joinpath(name).read_text(encoding="utf-8") for name in _FILES)

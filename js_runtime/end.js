@@ -1,0 +1,30 @@
+// Installs the globals the model's code uses and hands the worker its two entry points;
+// closes the function opened in begin.js. The returned object is the completion value of
+// the whole script: `api = mr.eval(source())`.
+
+function installGlobal(name, value) {
+  const existing = describe(globalObject, name);
+  // mini-racer declares its timer functions with `var`, which makes them non-configurable:
+  // those can only be assigned.
+  if (existing !== undefined && !existing.configurable) {
+    globalObject[name] = value;
+    return;
+  }
+  ReflectDefineProperty(globalObject, name, {
+    __proto__: null, value, writable: true, configurable: true, enumerable: false,
+  });
+}
+
+installGlobal('console', consoleObject);
+installGlobal('setTimeout', timerFunctions.setTimeout);
+installGlobal('clearTimeout', timerFunctions.clearTimeout);
+installGlobal('setInterval', timerFunctions.setInterval);
+installGlobal('clearInterval', timerFunctions.clearInterval);
+installGlobal('queueMicrotask', timerFunctions.queueMicrotask);
+installGlobal('structuredClone', structuredClone);
+// mini-racer's timer manager is a `var` too: it cannot be deleted, only emptied.
+if (!ReflectDeleteProperty(globalObject, '__timer_manager')) globalObject.__timer_manager = undefined;
+
+return { run, abort };
+})();
+//# sourceURL=sandbox-runtime.js

@@ -1,0 +1,373 @@
+// The entry point the worker calls. run(code, inputJson, optionsJson) evaluates the
+// model's code (as a script whose completion value is the result, like a REPL, or as the
+// body of an async function when it uses top-level await or return), waits for the result
+// and for pending timers, and returns the outcome as JSON text. abort(reason) returns the
+// outcome of a run that mini-racer had to terminate.
+
+const DEFAULT_OUTPUT_CAP = 65536;
+// Checks for a result promise that can no longer settle back off up to about 250 ms in
+// total, in case something the runtime does not count (WebAssembly compilation) settles
+// it late.
+const MAX_IDLE_CHECKS = 7;
+// Words without which the code cannot have queued microtask work that would still print
+// after the synchronous part; when one appears, the run waits one task turn before ending.
+const MICROTASK_WORDS = ['then', 'await', 'async', 'Promise', 'queueMicrotask', 'catch', 'finally',
+  'WebAssembly', 'Atomics', 'import'];
+
+const runState = {
+  cap: DEFAULT_OUTPUT_CAP,
+  finished: false,
+  hasResult: false,
+  result: undefined,
+  error: null,
+  syntaxMode: null,
+  asyncMode: false,
+  resolveOutcome: undefined,
+  checkGeneration: 0,
+  idleChecks: 0,
+  outcome: undefined,
+};
+
+function parseCap(optionsJson) {
+  try {
+    const options = JSONParse(optionsJson);
+    const descriptor = options !== null && typeof options === 'object' ? describe(options, 'outputCap') : undefined;
+    const cap = descriptor === undefined ? undefined : descriptor.value;
+    if (typeof cap === 'number' && cap >= 0 && NumberIsFinite(cap)) return MathFloor(cap);
+  } catch {
+    // Unreadable options: use the default.
+  }
+  return DEFAULT_OUTPUT_CAP;
+}
+
+function resetRun(cap) {
+  runState.cap = cap;
+  runState.finished = false;
+  runState.hasResult = false;
+  runState.result = undefined;
+  runState.error = null;
+  runState.syntaxMode = null;
+  runState.asyncMode = false;
+  runState.resolveOutcome = undefined;
+  runState.checkGeneration++;
+  runState.idleChecks = 0;
+  runState.outcome = undefined;
+  lineOffset = 0;
+  stringKeepChars = MathMax(cap, 1024);
+  resetOutput(cap);
+  resetTimers();
+  timerState.onUncaught = onUncaught;
+  timerState.onIdle = scheduleCheck;
+  ErrorCtor.stackTraceLimit = initialStackTraceLimit;
+}
+
+function run(code, inputJson, optionsJson) {
+  try {
+    return startRun('' + code, inputJson, '' + optionsJson);
+  } catch (error) {
+    return internalFailureOutcome(error);
+  }
+}
+
+function startRun(code, inputJson, optionsJson) {
+  resetRun(parseCap(optionsJson));
+  let input;
+  if (typeof inputJson === 'string' && inputJson !== '') {
+    try {
+      input = JSONParse(inputJson);
+    } catch (error) {
+      runState.error = { kind: 'runtime', name: 'SyntaxError', message: 'input is not valid JSON: ' +
+        thrownMessage(error), line: null, column: null, stack: null };
+      return finish();
+    }
+  }
+  ReflectDefineProperty(globalObject, 'input', {
+    __proto__: null, value: input, writable: true, configurable: true, enumerable: false,
+  });
+
+  let value;
+  try {
+    value = indirectEval(code + '\n//# sourceURL=' + SCRIPT_NAME);
+  } catch (error) {
+    if (!isParseTimeSyntaxError(error)) return failSynchronously(error);
+    if (!StringPrototypeIncludes(code, 'await') && !StringPrototypeIncludes(code, 'return')) {
+      return reportSyntaxError(error, 'script');
+    }
+    let body;
+    try {
+      body = indirectEval('(async function () {\n' + code + '\n})\n//# sourceURL=' + SCRIPT_NAME);
+    } catch (asyncError) {
+      return reportSyntaxError(isParseTimeSyntaxError(asyncError) ? asyncError : error, 'async');
+    }
+    runState.asyncMode = true;
+    lineOffset = 1;
+    try {
+      value = ReflectApply(body, globalObject, []);
+    } catch (callError) {
+      return failSynchronously(callError);
+    }
+  }
+  return afterEvaluation(code, value);
+}
+
+// A SyntaxError raised while parsing the code, as opposed to one the code threw while
+// running (JSON.parse): none of the code ran, so its stack has no main.js frame.
+function isParseTimeSyntaxError(error) {
+  if (!isErrorValue(error) || !chainIncludes(prototypeChain(error), SyntaxErrorPrototype)) return false;
+  const stack = rawStack(error);
+  if (stack === undefined) return false;
+  const frames = splitFrames(stack);
+  if (frames.length === 0) return false;
+  for (let i = 0; i < frames.length; i++) {
+    if (isUserFrame(frames[i])) return false;
+  }
+  return true;
+}
+
+function reportSyntaxError(error, mode) {
+  const parts = errorNameAndMessage(error);
+  runState.syntaxMode = mode;
+  runState.asyncMode = mode === 'async';
+  runState.error = { kind: 'syntax', name: parts[0], message: parts[1], line: null, column: null, stack: null };
+  return finish();
+}
+
+function failSynchronously(error) {
+  runState.error = describeThrownValue(error, 'runtime');
+  return finish();
+}
+
+function afterEvaluation(code, value) {
+  let thenable = false;
+  if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
+    try {
+      thenable = chainIncludes(prototypeChain(value), PromisePrototype) || typeof value.then === 'function';
+    } catch (error) {
+      return failSynchronously(error);
+    }
+  }
+  if (thenable) {
+    awaitResult(value);
+  } else {
+    runState.hasResult = true;
+    runState.result = value;
+    if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code)) return finish();
+  }
+  const promise = new PromiseCtor((resolve) => {
+    runState.resolveOutcome = resolve;
+  });
+  // mini-racer awaits this promise by calling its `then`; own properties keep that
+  // working even if the model's code replaced Promise.prototype.then or its constructor.
+  ReflectDefineProperty(promise, 'then', { __proto__: null, value: PromisePrototypeThen });
+  ReflectDefineProperty(promise, 'constructor', { __proto__: null, value: undefined });
+  scheduleCheck();
+  return promise;
+}
+
+function mayQueueMicrotasks(code) {
+  for (let i = 0; i < MICROTASK_WORDS.length; i++) {
+    if (StringPrototypeIncludes(code, MICROTASK_WORDS[i])) return true;
+  }
+  return false;
+}
+
+async function awaitResult(value) {
+  let settled;
+  try {
+    settled = await value;
+  } catch (error) {
+    if (runState.finished) return;
+    runState.error = describeThrownValue(error, 'runtime');
+    finish();
+    return;
+  }
+  if (runState.finished) return;
+  runState.hasResult = true;
+  runState.result = settled;
+  scheduleCheck();
+}
+
+// A callback or microtask threw: Node would print it and exit, so the run ends here.
+function onUncaught(error) {
+  if (runState.finished) return;
+  let text;
+  try {
+    text = 'Uncaught ' + inspect(error);
+  } catch {
+    text = 'Uncaught exception';
+  }
+  writeLine(output.stderr, text);
+  runState.error = describeThrownValue(error, 'runtime');
+  finish();
+}
+
+// Looks again after every pending microtask has run (the check is a separate task).
+function scheduleCheck() {
+  if (runState.finished) return;
+  runState.idleChecks = 0;
+  const generation = ++runState.checkGeneration;
+  afterDelay(1, () => checkDone(generation));
+}
+
+function checkDone(generation) {
+  if (runState.finished || generation !== runState.checkGeneration) return;
+  if (timerState.pending > 0) return;
+  if (runState.hasResult) {
+    finish();
+    return;
+  }
+  // Nothing is left that could settle the result; look a few more times, then give up.
+  runState.idleChecks++;
+  if (runState.idleChecks > MAX_IDLE_CHECKS) {
+    runState.error = {
+      kind: 'runtime',
+      name: 'Error',
+      message: 'The result promise never settled: it was still pending when no timers or other work were left ' +
+        '(is a resolve() call missing?)',
+      line: null,
+      column: null,
+      stack: null,
+    };
+    finish();
+    return;
+  }
+  const next = ++runState.checkGeneration;
+  afterDelay(1 << runState.idleChecks, () => checkDone(next));
+}
+
+function finish() {
+  if (runState.finished && runState.outcome !== undefined) return runState.outcome;
+  runState.finished = true;
+  stopAllTimers();
+  let text;
+  try {
+    text = buildOutcome();
+  } catch (error) {
+    text = internalFailureOutcome(error);
+  }
+  runState.outcome = text;
+  if (runState.resolveOutcome !== undefined) runState.resolveOutcome(text);
+  return text;
+}
+
+function abort(reason) {
+  try {
+    runState.finished = true;
+    stopAllTimers();
+    runState.hasResult = false;
+    runState.result = undefined;
+    runState.error = { kind: reason === 'memory' ? 'memory' : 'timeout', name: null, message: null, line: null,
+      column: null, stack: null };
+    const text = buildOutcome();
+    runState.outcome = text;
+    return text;
+  } catch (error) {
+    return internalFailureOutcome(error);
+  }
+}
+
+// The rendered result goes through a stream like the console output, so that a string of
+// many megabytes is stored as its two ends and the size of its middle.
+function renderResult(stream, value) {
+  if (typeof value === 'string' && value.length > 2 * stringKeepChars + 1024) {
+    const length = value.length;
+    let headEndIndex = stringKeepChars;
+    if (isHighSurrogate(StringPrototypeCharCodeAt(value, headEndIndex - 1))) headEndIndex--;
+    let tailStartIndex = length - stringKeepChars;
+    if (isLowSurrogate(StringPrototypeCharCodeAt(value, tailStartIndex))) tailStartIndex++;
+    const quote = chooseQuote(value);
+    streamWrite(stream, quote + escapeForInspect(value, quote, 0, headEndIndex));
+    streamSkip(stream, utf8Length(value, headEndIndex, tailStartIndex) +
+      inspectEscapeGrowth(value, quote, headEndIndex, tailStartIndex));
+    streamWrite(stream, escapeForInspect(value, quote, tailStartIndex, length) + quote);
+    return;
+  }
+  streamWrite(stream, inspect(value));
+  stream.innerOmitted += takeInspectOmitted();
+}
+
+// A string field of the error object, kept within the cap.
+function clip(text, limit) {
+  if (typeof text !== 'string') return text;
+  if (text.length <= limit / 3 || utf8Length(text) <= limit) return text;
+  const stream = newStream(limit);
+  streamWrite(stream, text);
+  return streamFit(stream, limit);
+}
+
+function nullableJson(value) {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number') return '' + value;
+  return jsonString(value);
+}
+
+function errorJson(error, limit) {
+  if (error === null) return 'null';
+  return '{"kind":' + jsonString(error.kind) +
+    ',"name":' + nullableJson(clip(error.name, limit)) +
+    ',"message":' + nullableJson(clip(error.message, limit)) +
+    ',"line":' + nullableJson(error.line) +
+    ',"column":' + nullableJson(error.column) +
+    ',"stack":' + nullableJson(clip(error.stack, limit)) + '}';
+}
+
+function buildOutcome() {
+  const cap = runState.cap;
+  let omitted = 0;
+  let resultType = null;
+  let resultJson = null;
+  const streams = [output.stdout, output.stderr];
+  if (runState.hasResult) {
+    const value = runState.result;
+    resultType = resultTypeOf(value);
+    const resultStream = newStream(cap);
+    try {
+      renderResult(resultStream, value);
+    } catch (error) {
+      streamWrite(resultStream, '<rendering failed: ' + describeThrown(error) + '>');
+    }
+    ArrayPrototypePush(streams, resultStream);
+    if (value !== undefined) {
+      try {
+        const serialized = serialize(value, cap);
+        if (serialized.text === null) omitted += serialized.bytes;
+        else resultJson = serialized.text;
+      } catch {
+        // No structured form for this value; the rendered text remains.
+      }
+    }
+  }
+  const demands = [];
+  for (let i = 0; i < streams.length; i++) ArrayPrototypePush(demands, streamDemand(streams[i]));
+  const shares = shareBudget(demands, cap);
+  const texts = [];
+  for (let i = 0; i < streams.length; i++) {
+    ArrayPrototypePush(texts, streamFit(streams[i], shares[i]));
+    omitted += fitOmitted;
+  }
+  let json = '{"ok":' + (runState.error === null ? 'true' : 'false') +
+    ',"resultText":' + (streams.length > 2 ? jsonString(texts[2]) : 'null');
+  if (resultJson !== null) json += ',"result":' + resultJson;
+  json += ',"resultType":' + nullableJson(resultType) +
+    ',"stdout":' + jsonString(texts[0]) +
+    ',"stderr":' + jsonString(texts[1]) +
+    ',"truncated":' + (omitted > 0 ? 'true' : 'false') +
+    ',"omittedBytes":' + omitted +
+    ',"error":' + errorJson(runState.error, MathMax(cap, 1024)) +
+    ',"syntaxMode":' + nullableJson(runState.syntaxMode) +
+    ',"async":' + (runState.asyncMode ? 'true' : 'false') + '}';
+  return json;
+}
+
+// Last resort when the runtime itself failed: a fixed outcome that needs no rendering.
+function internalFailureOutcome(error) {
+  let message = 'the sandbox runtime failed';
+  try {
+    message += ': ' + describeThrown(error);
+  } catch {
+    // Keep the fixed message.
+  }
+  return '{"ok":false,"resultText":null,"resultType":null,"stdout":"","stderr":"","truncated":false,' +
+    '"omittedBytes":0,"error":{"kind":"runtime","name":"InternalError","message":' + jsonString(message) +
+    ',"line":null,"column":null,"stack":null},"syntaxMode":null,"async":false}';
+}

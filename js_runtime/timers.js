@@ -1,0 +1,154 @@
+// setTimeout, setInterval, their clear functions and queueMicrotask. mini-racer's own
+// setTimeout fails for a delay of 0 and never fires without a delay, and it looks up
+// globals and prototype methods on every call; these are built directly on
+// Atomics.waitAsync (the mechanism it uses), captured at load time. The runtime counts
+// pending timers because a run, like a Node process, ends only when none is left; an
+// exception escaping a callback ends the run as an uncaught error, as it ends Node.
+
+const TIMEOUT_MAX = 2147483647;
+
+const timerState = {
+  nextId: 1,
+  pending: 0,
+  active: ObjectCreate(null),
+  // Called with the thrown value when a callback throws; set by run().
+  onUncaught: undefined,
+  // Called when the number of pending timers drops to zero; set by run().
+  onIdle: undefined,
+  stopped: false,
+};
+
+function resetTimers() {
+  stopAllTimers();
+  timerState.pending = 0;
+  timerState.active = ObjectCreate(null);
+  timerState.stopped = false;
+}
+
+// Calls `callback` after `ms` milliseconds as a separate task (after all pending
+// microtasks). Returns the shared cell whose notification cancels the wait early.
+function afterDelay(ms, callback) {
+  const cell = new Int32ArrayCtor(new SharedArrayBufferCtor(4));
+  const result = AtomicsWaitAsync(cell, 0, 0, ms);
+  waitThenCall(result.value, callback);
+  return cell;
+}
+
+async function waitThenCall(promise, callback) {
+  // An own `constructor` lets `await` take the promise as it is, without consulting
+  // Promise.prototype, which the model's code may have changed.
+  if (typeof promise !== 'string') {
+    ReflectDefineProperty(promise, 'constructor', { __proto__: null, value: PromiseCtor });
+    await promise;
+  } else {
+    await undefined;
+  }
+  callback();
+}
+
+function coerceDelay(delay) {
+  let ms;
+  try {
+    ms = NumberCtor(delay);
+  } catch {
+    ms = 1;
+  }
+  // Browsers and Node run a timer with a missing, negative or NaN delay as soon as
+  // possible; Atomics.waitAsync needs at least 1 ms to wait asynchronously.
+  if (!(ms >= 1 && ms <= TIMEOUT_MAX)) ms = 1;
+  return ms;
+}
+
+function addTimer(callback, delay, args, repeat) {
+  if (typeof callback !== 'function') {
+    throw new TypeErrorCtor('The "callback" argument must be of type function. Received ' + inspect(callback));
+  }
+  const id = timerState.nextId++;
+  const timer = { id, callback, args, repeat, delay: coerceDelay(delay), cell: undefined };
+  timerState.active[id] = timer;
+  timerState.pending++;
+  armTimer(timer);
+  return id;
+}
+
+function armTimer(timer) {
+  timer.cell = afterDelay(timer.delay, () => fireTimer(timer));
+}
+
+function fireTimer(timer) {
+  if (timerState.stopped || timerState.active[timer.id] !== timer) return;
+  if (!timer.repeat) removeTimer(timer, false);
+  try {
+    ReflectApply(timer.callback, undefined, timer.args);
+  } catch (error) {
+    reportUncaught(error);
+    return;
+  }
+  if (timer.repeat && timerState.active[timer.id] === timer && !timerState.stopped) armTimer(timer);
+  else if (!timer.repeat) notifyIfIdle();
+}
+
+function removeTimer(timer, wake) {
+  delete timerState.active[timer.id];
+  timerState.pending--;
+  // Wake the waiter now so that nothing lingers in the isolate.
+  if (wake && timer.cell !== undefined) AtomicsNotify(timer.cell, 0);
+}
+
+function clearTimer(id) {
+  if (typeof id !== 'number' && typeof id !== 'string') return;
+  const timer = timerState.active[id];
+  if (timer === undefined) return;
+  removeTimer(timer, true);
+  notifyIfIdle();
+}
+
+function notifyIfIdle() {
+  if (timerState.pending === 0 && timerState.onIdle !== undefined) timerState.onIdle();
+}
+
+function stopAllTimers() {
+  timerState.stopped = true;
+  const ids = ObjectKeys(timerState.active);
+  for (let i = 0; i < ids.length; i++) {
+    const timer = timerState.active[ids[i]];
+    if (timer !== undefined && timer.cell !== undefined) AtomicsNotify(timer.cell, 0);
+  }
+  timerState.active = ObjectCreate(null);
+  timerState.pending = 0;
+}
+
+function reportUncaught(error) {
+  if (timerState.onUncaught !== undefined) timerState.onUncaught(error);
+}
+
+async function runMicrotask(callback) {
+  await undefined;
+  if (timerState.stopped) return;
+  try {
+    callback();
+  } catch (error) {
+    reportUncaught(error);
+  }
+}
+
+const timerFunctions = {
+  setTimeout(callback, delay, ...args) {
+    return addTimer(callback, delay, args, false);
+  },
+  setInterval(callback, delay, ...args) {
+    return addTimer(callback, delay, args, true);
+  },
+  clearTimeout(id) {
+    clearTimer(id);
+  },
+  clearInterval(id) {
+    clearTimer(id);
+  },
+  queueMicrotask(callback) {
+    if (typeof callback !== 'function') {
+      throw new TypeErrorCtor('The "callback" argument must be of type function. Received ' + inspect(callback));
+    }
+    runMicrotask(callback);
+  },
+};
