@@ -22,6 +22,10 @@ _JSON_TYPE_NAMES = {
 }
 
 
+_MAX_SHOWN_PATTERN = 24
+"""Longer patterns say less to a model than the property's description does."""
+
+
 def _describe(value: Any) -> str:
     """A short quotation of a JSON value with its type, for error messages."""
     kind = _JSON_TYPE_NAMES.get(type(value), type(value).__name__)
@@ -60,7 +64,7 @@ def _expected(schema: Any) -> str:
     else:
         text = words.get(str(kind), "a value") if kind else "a value"
     details = []
-    if "pattern" in schema:
+    if "pattern" in schema and len(str(schema["pattern"])) <= _MAX_SHOWN_PATTERN:
         details.append(f"matching {schema['pattern']}")
     if "minimum" in schema:
         details.append(f">= {schema['minimum']}")

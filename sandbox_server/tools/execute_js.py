@@ -172,8 +172,19 @@ def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int)
     """Turn a worker outcome into the tool result: readable text plus the structured object."""
     structured: dict[str, Any] = {
         key: outcome[key]
-        for key in ("ok", "result", "resultText", "resultType", "stdout", "stderr", "truncated", "omittedBytes",
-                    "durationMs", "async", "error")
+        for key in (
+            "ok",
+            "result",
+            "resultText",
+            "resultType",
+            "stdout",
+            "stderr",
+            "truncated",
+            "omittedBytes",
+            "durationMs",
+            "async",
+            "error",
+        )
         if key in outcome
     }
     structured.setdefault("stdout", "")
