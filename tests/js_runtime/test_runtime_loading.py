@@ -1,0 +1,58 @@
+"""Loading the runtime: what the script evaluates to and what it leaves in the global scope."""
+
+from __future__ import annotations
+
+import json
+
+from isolate_harness import Isolate
+from py_mini_racer import JSFunction, MiniRacer
+
+from js_runtime import SCRIPT_NAME, source
+
+USER_FACING_GLOBALS = {"setInterval", "clearInterval", "queueMicrotask", "structuredClone"}
+
+
+def test_the_script_name_is_main_js() -> None:
+    assert SCRIPT_NAME == "main.js"
+
+
+def test_source_is_cached_and_starts_with_a_comment_saying_why() -> None:
+    assert source() is source()
+    assert source().startswith("//")
+
+
+def test_the_runtime_evaluates_to_an_object_of_run_and_abort(isolate: Isolate) -> None:
+    assert sorted(isolate.api.keys()) == ["abort", "run"]
+    assert isinstance(isolate.api["run"], JSFunction)
+    assert isinstance(isolate.api["abort"], JSFunction)
+
+
+def test_loading_adds_only_the_user_facing_global_names() -> None:
+    mr = MiniRacer()
+    try:
+        before = set(json.loads(mr.eval("JSON.stringify(Object.getOwnPropertyNames(globalThis))")))
+        mr.eval(source())
+        after = set(json.loads(mr.eval("JSON.stringify(Object.getOwnPropertyNames(globalThis))")))
+        assert after - before == USER_FACING_GLOBALS
+        # No global lexical bindings either: the runtime's own names stay hidden.
+        hidden = ["run", "abort", "inspect", "serialize", "runState", "consoleObject", "uncurryThis"]
+        assert mr.eval(f"[{', '.join(f'typeof {name}' for name in hidden)}].join()") == ",".join(["undefined"] * 7)
+    finally:
+        mr.close()
+
+
+def test_the_engine_timer_manager_is_emptied(isolate: Isolate) -> None:
+    assert isolate.mr.eval("typeof __timer_manager") == "undefined"
+
+
+def test_input_is_not_defined_before_a_run(isolate: Isolate) -> None:
+    assert isolate.mr.eval("typeof input") == "undefined"
+    assert isolate.mr.eval("'input' in globalThis") is False
+
+
+def test_console_and_timer_globals_are_the_runtimes(isolate: Isolate) -> None:
+    kinds = isolate.mr.eval(
+        "[typeof console.log, typeof console.table, typeof setTimeout, typeof setInterval,"
+        " typeof clearInterval, typeof queueMicrotask, typeof structuredClone].join()"
+    )
+    assert kinds == ",".join(["function"] * 7)

@@ -1,0 +1,148 @@
+"""What a run evaluates to: completion values, top-level await and return, promises, input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from isolate_harness import Isolate, RunJs
+from py_mini_racer import JSPromise
+
+OUTCOME_KEYS = {
+    "ok",
+    "resultText",
+    "resultType",
+    "stdout",
+    "stderr",
+    "truncated",
+    "omittedBytes",
+    "error",
+    "syntaxMode",
+    "async",
+}
+
+
+@pytest.mark.parametrize(
+    ("code", "result_text", "result_type"),
+    [
+        pytest.param("const xs = [3, 1, 2]; xs.sort()", "[ 1, 2, 3 ]", "array", id="sort-completion"),
+        pytest.param("1 + 1", "2", "number", id="number"),
+        pytest.param("'hello'", "'hello'", "string", id="string-quoted"),
+        pytest.param("let n = 0; for (let i = 0; i < 4; i++) { n += i }", "6", "number", id="loop-completion"),
+        pytest.param("if (true) { 'yes' } else { 'no' }", "'yes'", "string", id="if-completion"),
+        pytest.param("const a = 1;", "undefined", "undefined", id="declaration-only"),
+        pytest.param("2n ** 64n", "18446744073709551616n", "bigint", id="bigint"),
+        pytest.param("({ a: 1, b: 'x' })", "{ a: 1, b: 'x' }", "object", id="object"),
+        pytest.param("new Map([['a', 1]])", "Map(1) { 'a' => 1 }", "map", id="map"),
+        pytest.param("new Set([1])", "Set(1) { 1 }", "set", id="set"),
+        pytest.param("new Date(0)", "1970-01-01T00:00:00.000Z", "date", id="date"),
+        pytest.param("null", "null", "null", id="null"),
+        pytest.param("true", "true", "boolean", id="boolean"),
+        pytest.param("Symbol('s')", "Symbol(s)", "symbol", id="symbol"),
+        pytest.param("function named() {}; named", "[Function: named]", "function", id="function"),
+        pytest.param("/a+/g", "/a+/g", "regexp", id="regexp"),
+        pytest.param("new Uint8Array(2)", "Uint8Array(2) [ 0, 0 ]", "typedarray", id="typed-array"),
+    ],
+)
+def test_the_completion_value_is_the_result(run_js: RunJs, code: str, result_text: str, result_type: str) -> None:
+    outcome = run_js(code)
+    assert outcome["ok"] is True
+    assert outcome["resultText"] == result_text
+    assert outcome["resultType"] == result_type
+    assert outcome["async"] is False
+
+
+def test_the_outcome_has_exactly_the_documented_keys(run_js: RunJs) -> None:
+    assert set(run_js("undefined")) == OUTCOME_KEYS
+    assert set(run_js("1")) == OUTCOME_KEYS | {"result"}
+
+
+def test_an_undefined_result_has_no_structured_form(run_js: RunJs) -> None:
+    outcome = run_js("undefined")
+    assert outcome["resultText"] == "undefined"
+    assert "result" not in outcome
+
+
+def test_top_level_await_runs_the_code_as_an_async_function_body(run_js: RunJs) -> None:
+    outcome = run_js("const v = await Promise.resolve(21);\nconsole.log('v', v);\nreturn v * 2;")
+    assert outcome["ok"] is True
+    assert outcome["async"] is True
+    assert outcome["stdout"] == "v 21\n"
+    assert outcome["result"] == 42
+
+
+def test_top_level_return_without_await_also_uses_the_async_form(run_js: RunJs) -> None:
+    outcome = run_js("const x = 5;\nreturn x + 1")
+    assert (outcome["async"], outcome["result"]) == (True, 6)
+
+
+def test_async_code_without_return_has_an_undefined_result(run_js: RunJs) -> None:
+    outcome = run_js("await null; 5")
+    assert outcome["resultText"] == "undefined"
+
+
+def test_a_promise_result_is_awaited(run_js: RunJs) -> None:
+    outcome = run_js("new Promise(resolve => setTimeout(() => resolve({ done: true }), 5))")
+    assert outcome["resultText"] == "{ done: true }"
+    assert outcome["result"] == {"done": True}
+    assert outcome["async"] is False
+
+
+def test_a_thenable_result_is_awaited(run_js: RunJs) -> None:
+    outcome = run_js("({ then(resolve) { resolve('from thenable') } })")
+    assert outcome["resultText"] == "'from thenable'"
+
+
+def test_an_async_function_call_as_last_expression_is_awaited(run_js: RunJs) -> None:
+    outcome = run_js("async function main() { await null; return [1, 2] }\nmain()")
+    assert outcome["result"] == [1, 2]
+
+
+def test_a_synchronous_run_returns_the_outcome_directly(isolate: Isolate) -> None:
+    raw = isolate.run_raw("1 + 2")
+    assert isinstance(raw, str)
+    assert json.loads(raw)["result"] == 3
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param("Promise.resolve(1)", id="promise-result"),
+        pytest.param("setTimeout(() => {}, 1); 1", id="pending-timer"),
+        pytest.param("Promise.resolve().then(() => console.log('later')); 1", id="queued-then"),
+        pytest.param("await 1", id="async-mode"),
+    ],
+)
+def test_a_run_with_work_left_returns_a_promise_of_the_outcome(isolate: Isolate, code: str) -> None:
+    raw = isolate.run_raw(code)
+    assert isinstance(raw, JSPromise)
+    assert json.loads(raw.get(timeout=5))["ok"] is True
+
+
+def test_output_of_a_promise_callback_queued_by_synchronous_code_is_kept(run_js: RunJs) -> None:
+    outcome = run_js("Promise.resolve().then(() => console.log('micro')); 'sync'")
+    assert outcome["stdout"] == "micro\n"
+    assert outcome["resultText"] == "'sync'"
+
+
+def test_input_is_a_parsed_copy_the_code_may_change(isolate: Isolate) -> None:
+    payload = {"items": [1, 2, {"deep": True}], "name": "x"}
+    outcome = isolate.run("input.items.push(99); input.name = 'changed'; input", json.dumps(payload))
+    assert outcome["result"] == {"items": [1, 2, {"deep": True}, 99], "name": "changed"}
+    assert isolate.mr.eval("Object.getOwnPropertyDescriptor(globalThis, 'input').writable") is True
+
+
+def test_an_empty_input_string_means_input_is_undefined(run_js: RunJs) -> None:
+    assert run_js("typeof input")["result"] == "undefined"
+
+
+def test_invalid_input_json_is_reported_without_running_the_code(run_js: RunJs) -> None:
+    outcome = run_js("console.log('ran')", "{not json")
+    assert outcome["ok"] is False
+    assert outcome["error"]["name"] == "SyntaxError"
+    assert outcome["stdout"] == ""
+
+
+def test_this_at_top_level_is_the_global_object(run_js: RunJs) -> None:
+    assert run_js("this === globalThis")["result"] is True
+    assert run_js("await 0; return this === globalThis")["result"] is True
