@@ -1,0 +1,110 @@
+"""Section 2: latency of one small call, end to end, against the engine floor and a fresh node process."""
+
+from __future__ import annotations
+
+import time
+
+import anyio
+
+from benchmarks import engine, node
+from benchmarks.model import Row, Section
+from benchmarks.plan import Plan
+from benchmarks.progress import Progress
+from benchmarks.session import running_server
+from benchmarks.snippets import ONE_PLUS_ONE, PRINTS
+
+__all__ = ["measure"]
+
+
+def _engine_rows(plan: Plan, progress: Progress) -> list[Row]:
+    rows = []
+    for key, label, path in (
+        ("engine_async", "engine floor: warm isolate `await eval_cancelable('1+1')`", engine.warm_eval_async),
+        ("engine_sync", "engine floor: warm isolate `eval('1+1')` (sync)", engine.warm_eval_sync),
+    ):
+        bar = progress.bar(key, plan.warmup + plan.engine_iterations)
+        path(ONE_PLUS_ONE, plan.warmup, bar.advance)
+        samples = path(ONE_PLUS_ONE, plan.engine_iterations, bar.advance)
+        bar.close()
+        rows.append(Row(key, label, "ms", samples))
+    return rows
+
+
+def _node_rows(plan: Plan, progress: Progress, section: Section) -> list[Row]:
+    command = node.node_command()
+    if command is None:
+        section.notes.append("node is not on PATH: the fresh-process comparison was skipped.")
+        return []
+    section.notes.append(f"node {node.node_version(command)} at {command}.")
+    rows = []
+    for key, label, code, print_result in (
+        ("node_1plus1", "node: fresh `node -p '1+1'` process", ONE_PLUS_ONE, True),
+        ("node_prints", "node: fresh `node -e` process, prints 5 lines", PRINTS, False),
+    ):
+        bar = progress.bar(key, 1 + plan.node_iterations)
+        node.node_run(command, code, print_result=print_result)
+        bar.advance()
+        samples = []
+        for _ in range(plan.node_iterations):
+            samples.append(node.node_run(command, code, print_result=print_result))
+            bar.advance()
+        bar.close()
+        rows.append(Row(key, label, "ms", samples))
+    return rows
+
+
+async def _end_to_end_rows(plan: Plan, progress: Progress) -> list[Row]:
+    add: list[float] = []
+    one: list[float] = []
+    prints: list[float] = []
+    inside: list[float] = []
+    async with running_server() as server:
+        bar = progress.bar("end to end", plan.warmup + plan.latency_iterations)
+        for i in range(plan.warmup + plan.latency_iterations):
+            measured = i >= plan.warmup
+            # Interleaved, so that drift during the run affects every kind of call alike.
+            started = time.perf_counter()
+            await server.call("add", {"a": i, "b": 1})
+            elapsed = (time.perf_counter() - started) * 1000
+            elapsed_one, outcome = await server.timed_execute(ONE_PLUS_ONE)
+            elapsed_prints, _ = await server.timed_execute(PRINTS)
+            if measured:
+                add.append(elapsed)
+                one.append(elapsed_one)
+                prints.append(elapsed_prints)
+                inside.append(float(outcome["durationMs"]))
+            bar.advance()
+        bar.close()
+    return [
+        Row("add", "MCP floor: `add` over stdio", "ms", add),
+        Row("execute_js_1plus1", "execute_js `1+1` over stdio", "ms", one),
+        Row("execute_js_prints", "execute_js printing 5 lines over stdio", "ms", prints),
+        Row(
+            "execute_js_inside",
+            "of which the run inside the worker (`durationMs` of `1+1`)",
+            "ms",
+            inside,
+            note="as reported by the server",
+        ),
+    ]
+
+
+def measure(plan: Plan, progress: Progress) -> Section:
+    progress.section("latency of one call")
+    section = Section("latency", "2. Latency of one call")
+    section.rows.extend(_engine_rows(plan, progress))
+    section.rows.extend(anyio.run(_end_to_end_rows, plan, progress))
+    section.rows.extend(_node_rows(plan, progress, section))
+    section.compare("engine_sync", "engine_async", short="engine asyncio")
+    section.compare("add", "engine_async", short="engine asyncio")
+    section.compare("execute_js_1plus1", "add", short="add")
+    section.compare("execute_js_prints", "execute_js_1plus1", short="execute_js 1+1")
+    section.compare("execute_js_inside", "execute_js_1plus1", short="execute_js 1+1")
+    section.compare("node_1plus1", "execute_js_1plus1", short="execute_js 1+1")
+    section.compare("node_prints", "execute_js_prints", short="execute_js prints")
+    add, one = section.row("add"), section.row("execute_js_1plus1")
+    if add is not None and one is not None:
+        section.notes.append(
+            f"execute_js `1+1` costs {one.median - add.median:.2f} ms (median) above the protocol floor `add`."
+        )
+    return section

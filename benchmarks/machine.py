@@ -1,0 +1,48 @@
+"""The machine and the software versions a run measured, printed at the top of the report."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from benchmarks import engine, node
+
+__all__ = ["describe"]
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def describe() -> dict[str, str]:
+    """Facts about this machine and the stack under test."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    command = node.node_command()
+    return {
+        "cpu": _cpu_model(),
+        "cpus": f"{os.cpu_count()} ({usable} usable by this process)",
+        "os": platform.platform(),
+        "python": f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})",
+        **engine.versions(),
+        "mcp": _version("mcp"),
+        "sandbox-server": _version("sandbox-server"),
+        "node": node.node_version(command) if command else "not on PATH",
+        "SANDBOX_* settings": " ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("SANDBOX_"))
+        or "defaults",
+    }

@@ -1,0 +1,75 @@
+"""How many iterations each measurement takes: the default run and the quick one."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["DEFAULT", "QUICK", "Plan"]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Iteration counts of one run.
+
+    Attributes:
+        name: ``default`` or ``quick``.
+        warmup: Unmeasured iterations before each measured path.
+        isolate_iterations: Isolates created per start-up measurement.
+        engine_iterations: Evaluations on a warm isolate, per path.
+        latency_iterations: End-to-end calls per kind of call.
+        node_iterations: ``node`` processes per snippet.
+        work_iterations: Runs of each real-work snippet, per path.
+        throughput_calls: Calls made at each level of concurrency.
+        concurrency: The numbers of calls kept in flight.
+        cold_starts: Servers started from nothing.
+        memory_first: Calls after which memory is first read.
+        memory_calls: Calls after which memory is read again.
+    """
+
+    name: str
+    warmup: int
+    isolate_iterations: int
+    engine_iterations: int
+    latency_iterations: int
+    node_iterations: int
+    work_iterations: int
+    throughput_calls: int
+    concurrency: tuple[int, ...]
+    cold_starts: int
+    memory_first: int
+    memory_calls: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+DEFAULT = Plan(
+    name="default",
+    warmup=20,
+    isolate_iterations=200,
+    engine_iterations=2000,
+    latency_iterations=300,
+    node_iterations=20,
+    work_iterations=15,
+    throughput_calls=400,
+    concurrency=(1, 2, 4, 8),
+    cold_starts=5,
+    memory_first=50,
+    memory_calls=1000,
+)
+
+QUICK = Plan(
+    name="quick",
+    warmup=3,
+    isolate_iterations=20,
+    engine_iterations=200,
+    latency_iterations=30,
+    node_iterations=3,
+    work_iterations=3,
+    throughput_calls=60,
+    concurrency=(1, 2, 4, 8),
+    cold_starts=2,
+    memory_first=50,
+    memory_calls=100,
+)

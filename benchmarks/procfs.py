@@ -1,0 +1,57 @@
+"""Process facts read from /proc (Linux): children of a process and resident memory, with no dependency."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["children", "cmdline", "descendants", "rss_bytes"]
+
+_PROC = Path("/proc")
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        stat = (_PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return None
+    # The command name (field 2) is in parentheses and may itself contain spaces or parentheses.
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return int(fields[1])
+
+
+def children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid``."""
+    return sorted(int(entry) for entry in os.listdir(_PROC) if entry.isdigit() and _parent(int(entry)) == pid)
+
+
+def descendants(pid: int) -> list[int]:
+    """Children of ``pid``, their children, and so on."""
+    found: list[int] = []
+    pending = children(pid)
+    while pending:
+        child = pending.pop()
+        found.append(child)
+        pending.extend(children(child))
+    return sorted(found)
+
+
+def cmdline(pid: int) -> list[str]:
+    """The command line of ``pid``; empty when it has exited."""
+    try:
+        raw = (_PROC / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return []
+    return [part.decode(errors="replace") for part in raw.split(b"\0") if part]
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident memory of ``pid`` (VmRSS); 0 when it has exited."""
+    try:
+        status = (_PROC / str(pid) / "status").read_text()
+    except OSError:
+        return 0
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
