@@ -1,0 +1,421 @@
+"""WorkerPool: worker processes prepared in advance, a FIFO queue in front of them, and the wall-clock deadline.
+
+A job goes to an idle worker that has announced ``ready`` (a fresh isolate waits in it), or waits in the queue.
+The pool owns the deadline: ``timeout_ms + GRACE_MS`` after dispatch it SIGKILLs the worker and answers
+``timeout``; the worker's own, shorter timeout normally answers first with the output captured so far. Each
+worker has a supervisor task that reads its messages, keeps its stderr, and, when the process ends or
+misbehaves (no ``ready`` soon after an outcome: a runaway microtask loop still holds the isolate), reaps it,
+tells its job how it died, and starts a replacement in the background. The pool never imports the engine.
+
+The background tasks live in a task group owned by a host task of their own, so that ``start()`` and
+``aclose()`` can be called from anywhere without tying a caller's task to the pool's lifetime. The pool
+runs on asyncio, like mini-racer and the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import itertools
+import logging
+import math
+import time
+from types import TracebackType
+from typing import Any, Literal
+
+import anyio
+import anyio.abc
+
+from sandbox_server.errors import PoolClosedError, SandboxError
+from sandbox_server.sandbox.limits import SandboxLimits
+from sandbox_server.sandbox.outcome import Outcome, crash_error, failure_outcome, timeout_error
+from sandbox_server.sandbox.process import WorkerProcess
+from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
+
+__all__ = ["GRACE_MS", "READY_TIMEOUT_S", "STARTUP_TIMEOUT_S", "WorkerPool"]
+
+logger = logging.getLogger(__name__)
+
+GRACE_MS = 250
+"""Time beyond a job's own limit before the pool kills its worker; the worker's own timeout answers within it."""
+READY_TIMEOUT_S = 3.0
+"""How long a worker may take, after sending an outcome, to dispose of the isolate and prepare the next one."""
+STARTUP_TIMEOUT_S = 30.0
+"""How long a new worker process may take to announce its first ``ready``."""
+MAX_RESPAWN_DELAY_S = 5.0
+"""Upper bound of the back-off between attempts when workers keep dying before they become ready."""
+
+_STREAM_ENDED = (anyio.IncompleteRead, anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError)
+
+_SlotState = Literal["starting", "idle", "busy", "recycling", "gone"]
+
+
+def _last_words(worker: WorkerProcess) -> str:
+    status = worker.returncode
+    tail = " | ".join(list(worker.stderr_tail)[-3:]) or "no output on stderr"
+    return f"exit status {status}; {tail}"
+
+
+class _Pending:
+    """A submitted job, from submission to outcome."""
+
+    def __init__(self, job: Job, job_id: int) -> None:
+        self.job = job
+        self.id = job_id
+        self.slot: _Slot | None = None
+        self.assigned = anyio.Event()
+        self.done = anyio.Event()
+        self.outcome: Outcome | None = None
+        self.closed = False
+        self.dispatched_at = 0.0
+
+    def finish(self, outcome: Outcome) -> None:
+        if not self.done.is_set():
+            self.outcome = outcome
+            self.done.set()
+
+    def close(self) -> None:
+        """The pool shut down before the job got an outcome."""
+        self.closed = True
+        self.assigned.set()
+        self.done.set()
+
+
+class _Slot:
+    """One worker process and what it is doing."""
+
+    def __init__(self, worker: WorkerProcess) -> None:
+        self.worker = worker
+        self.state: _SlotState = "starting"
+        self.job: _Pending | None = None
+        self.became_ready = False
+        self.settled = anyio.Event()  # first ready, or death before it
+        self.spawned_at = time.perf_counter()
+
+
+class WorkerPool:
+    """A fixed number of JavaScript worker processes running jobs, each in a fresh isolate.
+
+    Use ``await start()`` / ``await aclose()``, or ``async with WorkerPool(...) as pool``.
+
+    Args:
+        size: The number of worker processes.
+        limits: Limits of every execution; defaults from :mod:`sandbox_server.settings`.
+    """
+
+    def __init__(self, size: int, limits: SandboxLimits | None = None) -> None:
+        if size < 1:
+            raise ValueError(f"a pool needs at least one worker, not {size}")
+        self._size = size
+        self._limits = limits or SandboxLimits()
+        self._slots: set[_Slot] = set()
+        self._idle: collections.deque[_Slot] = collections.deque()
+        self._queue: collections.deque[_Pending] = collections.deque()
+        self._ids = itertools.count(1)
+        self._host: asyncio.Task[None] | None = None
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._closed = False
+        self._close_done = anyio.Event()
+        self._failed_starts = 0
+        self._started = 0
+        self._restarts = 0
+        self._completed = 0
+        self._versions: dict[str, str] = {}
+
+    async def __aenter__(self) -> WorkerPool:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    @property
+    def limits(self) -> SandboxLimits:
+        """The limits every execution runs under."""
+        return self._limits
+
+    @property
+    def versions(self) -> dict[str, str]:
+        """``{"v8": ..., "miniRacer": ...}`` as reported by the workers; empty before the first is ready."""
+        return dict(self._versions)
+
+    async def start(self) -> None:
+        """Start the worker processes and wait until each has an isolate ready.
+
+        Raises:
+            SandboxError: A worker could not start (its stderr tail is logged), or it took too long.
+            PoolClosedError: The pool was closed already.
+        """
+        if self._closed:
+            raise PoolClosedError
+        if self._host is not None:
+            return
+        opened = anyio.Event()
+        self._host = asyncio.get_running_loop().create_task(self._host_main(opened))
+        await opened.wait()
+        slots = [await self._add_worker() for _ in range(self._size)]
+        try:
+            with anyio.fail_after(STARTUP_TIMEOUT_S):
+                for slot in slots:
+                    await slot.settled.wait()
+                    if not slot.became_ready:
+                        raise SandboxError(f"a JavaScript worker failed to start: {_last_words(slot.worker)}")
+        except TimeoutError as exc:
+            await self.aclose()
+            raise SandboxError(f"the JavaScript workers did not start within {STARTUP_TIMEOUT_S} s") from exc
+        except BaseException:
+            await self.aclose()
+            raise
+        logger.info("%d JavaScript workers ready", self._size)
+
+    async def aclose(self) -> None:
+        """Kill and reap every worker; jobs still waiting or running raise PoolClosedError. Idempotent."""
+        if self._closed:
+            with anyio.CancelScope(shield=True):
+                await self._close_done.wait()
+            return
+        self._closed = True
+        with anyio.CancelScope(shield=True):
+            for pending in self._queue:
+                pending.close()
+            self._queue.clear()
+            for slot in self._slots:
+                if slot.job is not None:
+                    slot.job.close()
+                slot.worker.kill()
+            if self._tg is not None:
+                self._tg.cancel_scope.cancel()
+            if self._host is not None:
+                await self._host
+            for slot in list(self._slots):
+                await slot.worker.reap()
+            self._slots.clear()
+            self._idle.clear()
+            self._close_done.set()
+
+    async def run(self, job: Job) -> Outcome:
+        """Run ``job`` on the next free worker and return its outcome.
+
+        Failures of the code (syntax, exceptions, timeouts, memory, a crashed worker) are outcomes, not
+        exceptions. If the calling task is cancelled, a queued job leaves the queue and a running job's
+        worker is killed and replaced.
+
+        Raises:
+            PoolClosedError: The pool is not running, or shut down before the job finished.
+        """
+        if self._closed or self._tg is None:
+            raise PoolClosedError
+        pending = _Pending(job, next(self._ids))
+        slot = self._take_idle()
+        if slot is None:
+            self._queue.append(pending)
+            try:
+                await pending.assigned.wait()
+            except BaseException:
+                if pending.slot is None:
+                    self._queue.remove(pending)
+                elif pending.slot.job is pending:
+                    # A worker was handed over as the cancellation arrived: pass it on unused.
+                    pending.slot.job = None
+                    self._release(pending.slot)
+                raise
+            if pending.closed or pending.slot is None:
+                raise PoolClosedError
+            slot = pending.slot
+        return await self._dispatch(slot, pending)
+
+    def stats(self) -> dict[str, int]:
+        """Counts for health checks and logs.
+
+        ``size`` workers configured; ``idle`` ready for a job; ``busy`` running one; ``starting`` starting or
+        preparing their next isolate; ``queued`` jobs waiting; ``started`` processes started so far;
+        ``restarts`` of them replacements; ``completed`` jobs that got an outcome.
+        """
+        states = collections.Counter(slot.state for slot in self._slots)
+        return {
+            "size": self._size,
+            "idle": states["idle"],
+            "busy": states["busy"],
+            "starting": states["starting"] + states["recycling"],
+            "queued": len(self._queue),
+            "started": self._started,
+            "restarts": self._restarts,
+            "completed": self._completed,
+        }
+
+    def pids(self) -> list[int]:
+        """Process ids of the live worker processes."""
+        return sorted(slot.worker.pid for slot in self._slots if slot.state != "gone")
+
+    # --- dispatch --------------------------------------------------------------------------------------
+
+    def _take_idle(self) -> _Slot | None:
+        while self._idle:
+            slot = self._idle.popleft()
+            if slot.state == "idle":
+                return slot
+        return None
+
+    def _release(self, slot: _Slot) -> None:
+        """``slot`` can take a job: give it to the oldest queued one, or mark it idle."""
+        if self._closed or slot.state == "gone":
+            return
+        if self._queue:
+            pending = self._queue.popleft()
+            pending.slot = slot
+            slot.state = "busy"
+            slot.job = pending
+            pending.assigned.set()
+            return
+        slot.state = "idle"
+        self._idle.append(slot)
+
+    async def _dispatch(self, slot: _Slot, pending: _Pending) -> Outcome:
+        job = pending.job
+        pending.dispatched_at = time.perf_counter()
+        if slot.state != "gone":
+            slot.state = "busy"
+            slot.job = pending
+        try:
+            with anyio.move_on_after((job.timeout_ms + GRACE_MS) / 1000):
+                if not pending.done.is_set():
+                    # If the worker has just died, its supervisor reports how.
+                    with contextlib.suppress(*_STREAM_ENDED):
+                        await slot.worker.send(run_message(pending.id, job))
+                await pending.done.wait()
+        except BaseException:
+            if pending.outcome is None:
+                self._abandon(slot, pending, "its job was cancelled")
+            raise
+        if pending.closed:
+            raise PoolClosedError
+        self._completed += 1
+        if pending.outcome is not None:
+            return pending.outcome
+        self._abandon(slot, pending, f"its job passed the deadline of {job.timeout_ms} + {GRACE_MS} ms")
+        return failure_outcome(timeout_error(job.timeout_ms), self._elapsed_ms(pending))
+
+    def _abandon(self, slot: _Slot, pending: _Pending, why: str) -> None:
+        """Kill the worker running ``pending``; its supervisor replaces it."""
+        if slot.job is pending:
+            slot.job = None
+        if slot.state != "gone":
+            logger.info("killing worker %d: %s", slot.worker.pid, why)
+            slot.state = "gone"
+        slot.worker.kill()
+
+    @staticmethod
+    def _elapsed_ms(pending: _Pending) -> float:
+        return (time.perf_counter() - pending.dispatched_at) * 1000
+
+    # --- supervision -----------------------------------------------------------------------------------
+
+    async def _host_main(self, opened: anyio.Event) -> None:
+        async with anyio.create_task_group() as tg:
+            self._tg = tg
+            opened.set()
+            await anyio.sleep_forever()
+
+    async def _add_worker(self, *, replacement: bool = False) -> _Slot:
+        """Start a worker process and its supervisor (after a back-off if workers keep failing to start)."""
+        assert self._tg is not None
+        if self._failed_starts:
+            await anyio.sleep(min(MAX_RESPAWN_DELAY_S, 0.1 * 2 ** (self._failed_starts - 1)))
+        with anyio.CancelScope(shield=True):
+            worker = await WorkerProcess.spawn(self._limits)
+        slot = _Slot(worker)
+        self._slots.add(slot)
+        self._started += 1
+        if replacement:
+            self._restarts += 1
+        self._tg.start_soon(worker.follow_stderr)
+        self._tg.start_soon(self._supervise, slot)
+        return slot
+
+    async def _replace(self) -> None:
+        try:
+            await self._add_worker(replacement=True)
+        except OSError:
+            logger.exception("could not start a replacement worker")
+            self._failed_starts += 1
+            if not self._closed and self._tg is not None:
+                self._tg.start_soon(self._replace)
+
+    async def _supervise(self, slot: _Slot) -> None:
+        try:
+            await self._follow(slot)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self._retire(slot)
+
+    async def _follow(self, slot: _Slot) -> None:
+        """Handle ``slot``'s messages until its process ends or must be replaced."""
+        worker = slot.worker
+        while slot.state != "gone":
+            limit = {"starting": STARTUP_TIMEOUT_S, "recycling": READY_TIMEOUT_S}.get(slot.state, math.inf)
+            with anyio.move_on_after(limit) as scope:
+                try:
+                    message = await worker.receive()
+                except _STREAM_ENDED:
+                    return
+                except ProtocolError:
+                    logger.exception("worker %d broke the protocol", worker.pid)
+                    return
+            if scope.cancelled_caught:
+                logger.warning(
+                    "worker %d sent no ready within %s s of its last message; replacing it", worker.pid, limit
+                )
+                return
+            if not self._on_message(slot, message):
+                return
+
+    def _on_message(self, slot: _Slot, message: dict[str, Any]) -> bool:
+        """Act on one message; False when the worker must be replaced."""
+        op = message["op"]
+        if op == "ready" and slot.state in ("starting", "recycling"):
+            if slot.state == "starting":
+                slot.became_ready = True
+                self._failed_starts = 0
+                self._versions = {"v8": str(message.get("v8")), "miniRacer": str(message.get("miniRacer"))}
+                logger.debug(
+                    "worker %d ready %.0f ms after it was started",
+                    slot.worker.pid,
+                    (time.perf_counter() - slot.spawned_at) * 1000,
+                )
+                slot.settled.set()
+            self._release(slot)
+            return True
+        pending = slot.job
+        if op == "outcome" and slot.state == "busy" and pending is not None and message.get("id") == pending.id:
+            slot.job = None
+            slot.state = "recycling"
+            try:
+                pending.finish(outcome_from_message(message))
+            except ProtocolError as exc:
+                logger.error("worker %d sent a malformed outcome: %s", slot.worker.pid, exc)
+                pending.finish(failure_outcome(crash_error(str(exc)), self._elapsed_ms(pending)))
+                return False
+            return True
+        if slot.state != "gone":
+            logger.warning("worker %d sent an unexpected %r message while %s", slot.worker.pid, op, slot.state)
+        return False
+
+    async def _retire(self, slot: _Slot) -> None:
+        """Reap a worker that ended or must go, answer its job, and start its replacement."""
+        slot.state = "gone"
+        slot.settled.set()
+        pending, slot.job = slot.job, None
+        if not slot.became_ready:
+            self._failed_starts += 1
+        if not self._closed and self._tg is not None:
+            self._tg.start_soon(self._replace)
+        await slot.worker.reap()
+        self._slots.discard(slot)
+        death = slot.worker.death(self._limits.memory_limit_mb)
+        if pending is not None:
+            pending.finish(failure_outcome(death, self._elapsed_ms(pending)))
+        if not self._closed:
+            logger.warning("worker %d ended (%s): %s", slot.worker.pid, death["message"], _last_words(slot.worker))

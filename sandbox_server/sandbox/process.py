@@ -1,0 +1,185 @@
+"""One worker process as the pool sees it: start it, exchange frames, follow its stderr, kill it, tell how it died."""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import anyio
+import anyio.abc
+from anyio.streams.buffered import BufferedByteReceiveStream
+
+from sandbox_server.errors import SandboxError
+from sandbox_server.sandbox.limits import SandboxLimits
+from sandbox_server.sandbox.outcome import ErrorInfo, crash_error, memory_error
+from sandbox_server.sandbox.protocol import HEADER, decode_frame, encode_frame, frame_length
+
+__all__ = [
+    "OOM_MARKERS",
+    "STDERR_TAIL_LINES",
+    "WORKER_MODULE",
+    "WorkerProcess",
+    "describe_death",
+    "engine_versions",
+]
+
+logger = logging.getLogger(__name__)
+
+WORKER_MODULE = "sandbox_server.sandbox.worker"
+STDERR_TAIL_LINES = 50
+"""Lines of a worker's stderr kept to explain its death."""
+OOM_MARKERS = ("out of memory", "invalid table size", "allocation failed")
+"""Phrases (lower case) of V8's fatal out-of-memory reports."""
+_MAX_STDERR_LINE = 4096
+_REAP_TIMEOUT_S = 5.0
+_STDERR_DRAIN_S = 1.0
+# Variables a worker inherits; the rest of the server's environment (tokens, say) stays out of reach.
+_INHERITED_ENV = ("PATH", "PYTHONHOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR")
+
+
+def describe_death(returncode: int | None, stderr_tail: Iterable[str], memory_limit_mb: int) -> ErrorInfo:
+    """The error of a job whose worker died: ``memory`` when V8 reported running out of memory, else ``crashed``.
+
+    Args:
+        returncode: The process's exit status (negative: the signal that killed it), None if unknown.
+        stderr_tail: The last lines the process wrote to stderr.
+        memory_limit_mb: The memory limit, named in a memory error.
+    """
+    if any(marker in line.lower() for line in stderr_tail for marker in OOM_MARKERS):
+        return memory_error(memory_limit_mb)
+    if returncode is None:
+        return crash_error("the worker process stopped responding")
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return crash_error(f"the worker process was killed by {name}")
+    return crash_error(f"the worker process exited with status {returncode}")
+
+
+def _worker_env() -> dict[str, str]:
+    env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
+    # The same import path as this process, so the worker finds this very package and js_runtime.
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(entry) for entry in sys.path if entry)
+    return env
+
+
+class WorkerProcess:
+    """A running worker process and its pipes.
+
+    Attributes:
+        stderr_tail: The last :data:`STDERR_TAIL_LINES` lines of its stderr.
+        spawn_ms: How long starting the process took (until the pipes were open, not until ready).
+    """
+
+    def __init__(self, process: anyio.abc.Process, spawn_ms: float) -> None:
+        self._process = process
+        self.spawn_ms = spawn_ms
+        assert process.stdin is not None and process.stdout is not None
+        self._stdin = process.stdin
+        self._stdout = BufferedByteReceiveStream(process.stdout)
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._stderr_done = anyio.Event()
+
+    @classmethod
+    async def spawn(cls, limits: SandboxLimits) -> WorkerProcess:
+        """Start a worker process; it announces itself with a ``ready`` message once its first isolate is up."""
+        command = [sys.executable, "-P", "-m", WORKER_MODULE, *limits.to_args()]
+        started = time.perf_counter()
+        process = await anyio.open_process(command, env=_worker_env(), cwd="/", start_new_session=True)
+        return cls(process, (time.perf_counter() - started) * 1000)
+
+    @property
+    def pid(self) -> int:
+        """The operating-system process id."""
+        return self._process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status once the process has ended (negative: killed by that signal)."""
+        return self._process.returncode
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Write one message to the worker's stdin."""
+        await self._stdin.send(encode_frame(message))
+
+    async def receive(self) -> dict[str, Any]:
+        """Read the next message.
+
+        Raises:
+            anyio.IncompleteRead: The process closed its stdout (it died).
+            ProtocolError: The bytes are not a valid frame.
+        """
+        header = await self._stdout.receive_exactly(HEADER.size)
+        return decode_frame(await self._stdout.receive_exactly(frame_length(header)))
+
+    async def follow_stderr(self) -> None:
+        """Forward stderr to the log at debug level and keep its tail, until the stream ends."""
+        assert self._process.stderr is not None
+        pending = b""
+        try:
+            async for chunk in self._process.stderr:
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                if len(pending) > _MAX_STDERR_LINE:
+                    lines.append(pending)
+                    pending = b""
+                for line in lines:
+                    self._note_stderr(line)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass
+        finally:
+            if pending:
+                self._note_stderr(pending)
+            self._stderr_done.set()
+
+    def _note_stderr(self, raw: bytes) -> None:
+        line = raw.decode("utf-8", "replace").rstrip()
+        if line:
+            self.stderr_tail.append(line)
+            logger.debug("worker %d: %s", self.pid, line)
+
+    def kill(self) -> None:
+        """Send SIGKILL unless the process has already ended."""
+        if self._process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self._process.kill()
+
+    async def reap(self) -> None:
+        """Kill the process, wait for it to end and for its last stderr lines, and close its pipes."""
+        self.kill()
+        with anyio.CancelScope(shield=True):
+            with anyio.move_on_after(_REAP_TIMEOUT_S):
+                await self._process.wait()
+            with anyio.move_on_after(_STDERR_DRAIN_S):
+                await self._stderr_done.wait()
+            await self._process.aclose()
+
+    def death(self, memory_limit_mb: int) -> ErrorInfo:
+        """The error to report for a job this process was running when it died (call after :meth:`reap`)."""
+        return describe_death(self.returncode, self.stderr_tail, memory_limit_mb)
+
+
+def engine_versions() -> dict[str, str]:
+    """``{"v8": ..., "miniRacer": ...}`` of the engine the workers run, asked of a short-lived worker process.
+
+    Raises:
+        SandboxError: The worker could not report them.
+    """
+    command = [sys.executable, "-P", "-m", WORKER_MODULE, "--versions"]
+    try:
+        completed = subprocess.run(command, env=_worker_env(), cwd="/", capture_output=True, timeout=60, check=True)
+        versions = json.loads(completed.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        raise SandboxError(f"could not ask the JavaScript engine for its version: {exc}") from exc
+    return {"v8": str(versions["v8"]), "miniRacer": str(versions["miniRacer"])}

@@ -1,0 +1,128 @@
+"""Messages between the pool and a worker process, and how they are framed on the pipes.
+
+Each message is one JSON object, sent as a frame: a 4-byte big-endian length, then that many bytes of
+UTF-8 JSON (ASCII in practice: non-ASCII characters and lone surrogates travel as ``\\u`` escapes, so any
+JavaScript string survives the trip). The pool writes to the worker's stdin; the worker answers on a
+private copy of its original stdout.
+
+Pool -> worker::
+
+    {"op": "run", "id": 7, "code": "1 + 1", "input": "<JSON text or empty>", "timeoutMs": 5000}
+
+Worker -> pool::
+
+    {"op": "ready", "v8": "14.4.258.23", "miniRacer": "0.14.1"}   at start-up and after each job, once a
+                                                                  fresh isolate is prepared
+    {"op": "outcome", "id": 7, "ok": true, ...}                   the job's Outcome, plus op and id
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from sandbox_server.errors import SandboxError
+from sandbox_server.sandbox.limits import setting_default
+from sandbox_server.sandbox.outcome import Outcome
+
+__all__ = [
+    "HEADER",
+    "MAX_FRAME_BYTES",
+    "Job",
+    "ProtocolError",
+    "decode_frame",
+    "encode_frame",
+    "frame_length",
+    "outcome_from_message",
+    "outcome_message",
+    "ready_message",
+    "run_message",
+]
+
+HEADER = struct.Struct(">I")
+"""The length prefix of every frame."""
+
+MAX_FRAME_BYTES = 256 * 1024 * 1024
+"""Largest frame either side accepts; a longer announced length means the stream is corrupt."""
+
+
+class ProtocolError(SandboxError):
+    """A frame or message from the other side could not be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One execution to run.
+
+    Attributes:
+        code: The JavaScript source.
+        input_json: JSON text made available to the code as the global ``input``; None for no input.
+        timeout_ms: The wall-clock limit of the execution in milliseconds; by default the server's.
+    """
+
+    code: str
+    input_json: str | None = None
+    timeout_ms: int = field(default_factory=setting_default("DEFAULT_TIMEOUT_MS"))
+
+    def __post_init__(self) -> None:
+        if self.timeout_ms < 1:
+            raise ValueError(f"timeout_ms must be positive, not {self.timeout_ms}")
+
+
+def encode_frame(message: Mapping[str, Any]) -> bytes:
+    """Serialise ``message`` as one frame (header and body)."""
+    body = json.dumps(message, separators=(",", ":")).encode("ascii")
+    if len(body) > MAX_FRAME_BYTES:
+        raise ProtocolError(f"message of {len(body)} bytes exceeds the frame limit of {MAX_FRAME_BYTES} bytes")
+    return HEADER.pack(len(body)) + body
+
+
+def frame_length(header: bytes) -> int:
+    """The body length announced by a frame header; raises ProtocolError when it is out of range."""
+    (length,) = HEADER.unpack(header)
+    if length > MAX_FRAME_BYTES:
+        raise ProtocolError(f"frame announces {length} bytes, more than the limit of {MAX_FRAME_BYTES}")
+    return cast("int", length)
+
+
+def decode_frame(body: bytes) -> dict[str, Any]:
+    """Parse a frame body into a message; raises ProtocolError unless it is a JSON object with an ``op``."""
+    try:
+        message = json.loads(body)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ProtocolError(f"frame is not valid JSON: {exc}") from exc
+    if not isinstance(message, dict) or not isinstance(message.get("op"), str):
+        raise ProtocolError("frame is not a message object with an 'op'")
+    return message
+
+
+def run_message(job_id: int, job: Job) -> dict[str, Any]:
+    """The request asking a worker to run ``job``."""
+    return {
+        "op": "run",
+        "id": job_id,
+        "code": job.code,
+        "input": "" if job.input_json is None else job.input_json,
+        "timeoutMs": job.timeout_ms,
+    }
+
+
+def ready_message(v8_version: str, mini_racer_version: str) -> dict[str, Any]:
+    """The announcement that a worker has a fresh isolate and can take a job."""
+    return {"op": "ready", "v8": v8_version, "miniRacer": mini_racer_version}
+
+
+def outcome_message(job_id: int, outcome: Outcome) -> dict[str, Any]:
+    """The answer to run request ``job_id``."""
+    return {**outcome, "op": "outcome", "id": job_id}
+
+
+def outcome_from_message(message: Mapping[str, Any]) -> Outcome:
+    """The Outcome carried by an ``outcome`` message (the message without ``op`` and ``id``)."""
+    outcome = {key: value for key, value in message.items() if key not in ("op", "id")}
+    if not isinstance(outcome.get("ok"), bool) or "error" not in outcome:
+        raise ProtocolError("outcome message lacks 'ok' or 'error'")
+    return cast("Outcome", outcome)

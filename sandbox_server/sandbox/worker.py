@@ -1,0 +1,488 @@
+"""A worker process: runs jobs one at a time, each in a fresh V8 isolate prepared in advance.
+
+Started by the pool as ``python -m sandbox_server.sandbox.worker <limits>``; speaks the frames of
+:mod:`sandbox_server.sandbox.protocol` on stdin and on a private copy of its original stdout. This is the
+only module that imports the JavaScript engine (``py_mini_racer``).
+
+What the worker guards against itself: ordinary runaway loops (mini-racer's own timeout), heap growth (the
+isolate's hard memory limit), off-heap buffers (``RLIMIT_DATA``, which turns an ArrayBuffer bomb into a
+catchable ``RangeError``), stray output on fd 1. What only the pool can stop: code that keeps the isolate
+busy outside the call the worker made (a loop in a microtask, an ``await`` continuation or a timer
+callback) freezes this process, and V8's fatal errors end it; the pool's deadline and its reading of
+stderr handle those.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import json
+import logging
+import os
+import re
+import resource
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from importlib import metadata
+from typing import Any, cast
+
+from py_mini_racer import (
+    JSArrayIndexError,
+    JSEvalException,
+    JSFunction,
+    JSKeyError,
+    JSMappedObject,
+    JSOOMException,
+    JSParseException,
+    JSPromise,
+    JSPromiseError,
+    JSTimeoutException,
+    JSValueError,
+    LibAlreadyInitializedError,
+    LibNotFoundError,
+    MiniRacer,
+    init_mini_racer,
+)
+from py_mini_racer._exc import (
+    JSConversionException,
+    JSTerminatedException,
+    MiniRacerBaseException,
+    WrongReturnTypeException,
+)
+
+import js_runtime
+from sandbox_server.sandbox.limits import MIB, SandboxLimits
+from sandbox_server.sandbox.outcome import (
+    ErrorInfo,
+    ErrorKind,
+    Outcome,
+    crash_error,
+    failure_outcome,
+    memory_error,
+    timeout_error,
+)
+from sandbox_server.sandbox.protocol import (
+    HEADER,
+    ProtocolError,
+    decode_frame,
+    encode_frame,
+    frame_length,
+    outcome_message,
+    ready_message,
+)
+
+__all__ = ["error_kind", "main", "syntax_error_position", "v8_flags"]
+
+logger = logging.getLogger(__name__)
+
+DATA_SLACK_MB = 64
+"""Room in ``RLIMIT_DATA`` beyond the heap ceiling and the off-heap allowance, for the worker's own needs."""
+PREPARE_TIMEOUT_S = 10.0
+"""Longest wait for a new isolate to evaluate the runtime."""
+ABORT_TIMEOUT_S = 1.0
+"""Longest wait for the runtime to report the output of a stopped execution."""
+ABORT_ATTEMPTS = 2
+"""The first call after the memory limit stopped an execution is terminated too; the second one runs."""
+LOCATE_TIMEOUT_S = 1.0
+"""Longest wait for the parse that locates a syntax error."""
+SETTLE_POLL_S = 0.05
+"""How often the memory limit is checked while waiting for an asynchronous result."""
+
+# Parsing the code wrapped in one of these forms reproduces the runtime's syntax error without running
+# any of the code: the script form throws before its first statement, the async form only creates a
+# function. Both put the code on its own lines from line 2, so one offset maps V8's line back.
+_SYNTAX_PROBES = {"script": ("throw 0;\n", ""), "async": ("(async function () {\n", "\n})")}
+_SYNTAX_PROBE_LINE_OFFSET = 1
+_PARSE_MESSAGE = re.compile(r"^[^\n]*?:(\d+): [^\n]*\n([^\n]*)\n( *)\^")
+_LINE_TERMINATORS = re.compile("\r\n|[\n\r\u2028\u2029]")
+
+# RangeError messages V8 gives when memory outside the heap cannot be had (RLIMIT_DATA reached).
+_OFF_HEAP_FAILURES = ("Array buffer allocation failed", "could not allocate memory", "Unable to grow instance memory")
+
+# Every exception py_mini_racer defines, and what it means when running a job raises it. The code's own
+# errors never arrive as exceptions (the runtime reports them in the outcome); TimeoutError is what
+# asyncio.wait_for raises when the deadline passes.
+_EXCEPTION_KINDS: dict[type[BaseException], ErrorKind] = {
+    TimeoutError: "timeout",
+    JSTimeoutException: "timeout",
+    JSOOMException: "memory",
+    JSTerminatedException: "crashed",
+    JSParseException: "crashed",
+    JSEvalException: "crashed",
+    JSPromiseError: "crashed",
+    JSConversionException: "crashed",
+    JSKeyError: "crashed",
+    JSValueError: "crashed",
+    JSArrayIndexError: "crashed",
+    WrongReturnTypeException: "crashed",
+    LibNotFoundError: "crashed",
+    LibAlreadyInitializedError: "crashed",
+    MiniRacerBaseException: "crashed",
+}
+
+
+def error_kind(exc: BaseException, *, memory_limit_reached: bool) -> ErrorKind:
+    """Classify an exception raised while running a job.
+
+    Args:
+        exc: What the engine call raised.
+        memory_limit_reached: Whether the isolate hit its hard memory limit; mini-racer then reports the
+            termination as a plain ``JSEvalException`` or a timeout, so the flag decides.
+    """
+    if memory_limit_reached:
+        return "memory"
+    for cls in type(exc).__mro__:
+        kind = _EXCEPTION_KINDS.get(cls)
+        if kind is not None:
+            return kind
+    return "crashed"
+
+
+def v8_flags(limits: SandboxLimits) -> list[str]:
+    """The process-wide V8 flags of a worker."""
+    return ["--single-threaded", f"--max-old-space-size={limits.heap_ceiling_mb}"]
+
+
+def syntax_error_position(message: str, code: str) -> tuple[int, int] | None:
+    """Line and column (1-based, in the submitted code) of the error in a probe's JSParseException message.
+
+    The message looks like ``"<anonymous>:2: SyntaxError: ...\\n<source line>\\n   ^\\n..."``; the column is
+    the caret's offset in the echoed line (UTF-16 code units, as JavaScript counts). A position past the
+    end of the code (an unexpected end of input found in the probe's closing line) is moved to the end of
+    the code's last line.
+    """
+    match = _PARSE_MESSAGE.match(message)
+    if match is None:
+        return None
+    line = int(match.group(1)) - _SYNTAX_PROBE_LINE_OFFSET
+    column = len(match.group(3)) + 1
+    lines = _LINE_TERMINATORS.split(code)
+    if line < 1:
+        return 1, 1
+    if line > len(lines):
+        return len(lines), len(lines[-1].encode("utf-16-le")) // 2 + 1
+    return line, column
+
+
+class _Isolate:
+    """A V8 isolate with the runtime evaluated and the memory limit set, ready for one job."""
+
+    def __init__(self, racer: MiniRacer, run: JSFunction, abort: JSFunction) -> None:
+        self.racer = racer
+        self._run: JSFunction | None = run
+        self._abort: JSFunction | None = abort
+
+    @classmethod
+    async def prepare(cls, limits: SandboxLimits) -> _Isolate:
+        """Create an isolate and load the runtime into it."""
+        racer = MiniRacer()
+        try:
+            racer.set_hard_memory_limit(limits.memory_limit_bytes)
+            api = await asyncio.wait_for(racer.eval_cancelable(js_runtime.source()), PREPARE_TIMEOUT_S)
+            if not isinstance(api, JSMappedObject):
+                raise ProtocolError(f"the runtime evaluated to {type(api).__name__}, not an object")
+            run, abort = api["run"], api["abort"]
+            if not isinstance(run, JSFunction) or not isinstance(abort, JSFunction):
+                raise ProtocolError("the runtime object lacks the functions run and abort")
+        except BaseException:
+            racer.close()
+            raise
+        return cls(racer, run, abort)
+
+    def memory_limit_reached(self) -> bool:
+        """Whether the isolate went over its hard memory limit (a flag read; safe while it is busy)."""
+        return self.racer.was_hard_memory_limit_reached()
+
+    async def start(self, code: str, input_json: str, options: str) -> Any:
+        """Call the runtime's ``run``: the outcome JSON text, or a promise of it."""
+        assert self._run is not None, "isolate used after close"
+        return await self._run.cancelable()(code, input_json, options)
+
+    async def settle(self, promise: JSPromise, deadline: float) -> Any:
+        """Wait for the runtime's outcome promise until ``deadline`` (event-loop time).
+
+        Raises:
+            TimeoutError: The deadline passed first.
+            JSOOMException: The memory limit stopped the code while it ran in a callback; such a
+                termination leaves the promise pending forever.
+        """
+
+        async def resolved() -> Any:
+            return await promise
+
+        loop = asyncio.get_running_loop()
+        waiter = asyncio.ensure_future(resolved())
+        try:
+            while not waiter.done():
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    raise TimeoutError
+                await asyncio.wait({waiter}, timeout=min(remaining, SETTLE_POLL_S))
+                if not waiter.done() and self.memory_limit_reached():
+                    raise JSOOMException("JavaScript memory limit reached")
+            return waiter.result()
+        finally:
+            waiter.cancel()
+
+    async def stopped_outcome(self, reason: str) -> dict[str, Any] | None:
+        """The runtime's outcome of an execution mini-racer terminated, with the output captured so far.
+
+        Returns None when the runtime cannot answer (its heap may still be full).
+        """
+        assert self._abort is not None, "isolate used after close"
+        for _ in range(ABORT_ATTEMPTS):
+            try:
+                text = await asyncio.wait_for(self._abort.cancelable()(reason), ABORT_TIMEOUT_S)
+            except (MiniRacerBaseException, TimeoutError):
+                continue
+            return _parse_outcome(text)
+        return None
+
+    async def locate_syntax_error(self, code: str, mode: str) -> tuple[int, int] | None:
+        """Line and column of the parse error the runtime reported for ``code`` in ``mode``."""
+        prefix, suffix = _SYNTAX_PROBES.get(mode, _SYNTAX_PROBES["script"])
+        try:
+            await asyncio.wait_for(self.racer.eval_cancelable(prefix + code + suffix), LOCATE_TIMEOUT_S)
+        except JSParseException as exc:
+            return syntax_error_position(str(exc), code)
+        except (MiniRacerBaseException, TimeoutError):
+            return None
+        return None
+
+    def close(self) -> None:
+        """Dispose of the isolate; may hang if code still runs in it (the pool's watchdog covers that)."""
+        # Handles first: they belong to the isolate and must not outlive it.
+        self._run = self._abort = None
+        self.racer.close()
+
+
+def _parse_outcome(text: Any) -> dict[str, Any] | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        outcome = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(outcome, dict) or not isinstance(outcome.get("ok"), bool) or "error" not in outcome:
+        return None
+    return outcome
+
+
+def _is_off_heap_failure(error: Any) -> bool:
+    if not isinstance(error, dict) or error.get("kind") != "runtime" or error.get("name") != "RangeError":
+        return False
+    message = error.get("message")
+    return isinstance(message, str) and any(phrase in message for phrase in _OFF_HEAP_FAILURES)
+
+
+async def _execute(isolate: _Isolate, request: dict[str, Any], limits: SandboxLimits) -> Outcome:
+    """Run one job in ``isolate`` and build its outcome; never raises for anything the code does."""
+    code: str = request["code"]
+    timeout_ms: int = request["timeoutMs"]
+    options = json.dumps({"outputCap": limits.output_cap_bytes})
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+
+    def elapsed_ms() -> float:
+        return (loop.time() - started) * 1000
+
+    try:
+        value = await asyncio.wait_for(isolate.start(code, request["input"], options), timeout_ms / 1000)
+        if isinstance(value, JSPromise):
+            value = await isolate.settle(value, started + timeout_ms / 1000)
+    except Exception as exc:
+        kind = error_kind(exc, memory_limit_reached=isolate.memory_limit_reached())
+        if kind == "crashed":
+            logger.exception("the engine failed while running a job")
+            return failure_outcome(crash_error(f"the engine failed: {type(exc).__name__}"), elapsed_ms())
+        error = timeout_error(timeout_ms) if kind == "timeout" else memory_error(limits.memory_limit_mb)
+        return await _stopped(isolate, error, elapsed_ms())
+    duration_ms = elapsed_ms()
+    outcome = _parse_outcome(value)
+    if outcome is None:
+        logger.error("the runtime returned an unreadable outcome: %.200r", value)
+        return failure_outcome(crash_error("the runtime returned an unreadable outcome"), duration_ms)
+    error = outcome["error"]
+    if isinstance(error, dict) and error.get("kind") == "syntax" and error.get("line") is None:
+        position = await isolate.locate_syntax_error(code, str(outcome.get("syntaxMode")))
+        if position is not None:
+            error["line"], error["column"] = position
+    elif _is_off_heap_failure(error):
+        replacement = memory_error(limits.memory_limit_mb)
+        replacement["line"], replacement["column"] = error.get("line"), error.get("column")
+        replacement["stack"] = error.get("stack")
+        outcome["error"] = replacement
+        outcome["ok"] = False
+    outcome["durationMs"] = round(duration_ms, 3)
+    return cast("Outcome", outcome)
+
+
+async def _stopped(isolate: _Isolate, error: ErrorInfo, duration_ms: float) -> Outcome:
+    """The outcome of an execution stopped for ``error``, keeping the output captured before the stop."""
+    captured = await isolate.stopped_outcome(error["kind"])
+    if captured is None:
+        return failure_outcome(error, duration_ms)
+    captured.update(ok=False, error=error, durationMs=round(duration_ms, 3))
+    return cast("Outcome", captured)
+
+
+class _Channel:
+    """The worker's end of the frames: requests on stdin, answers on a private descriptor."""
+
+    def __init__(self, reader: asyncio.StreamReader, out_fd: int) -> None:
+        self._reader = reader
+        self._out_fd = out_fd
+
+    @classmethod
+    async def open(cls, out_fd: int) -> _Channel:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=2**20)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(0, "rb", 0))
+        return cls(reader, out_fd)
+
+    async def receive(self) -> dict[str, Any] | None:
+        """The next message, or None when the pool closed the pipe."""
+        try:
+            header = await self._reader.readexactly(HEADER.size)
+        except asyncio.IncompleteReadError as exc:
+            if exc.partial:
+                raise ProtocolError("the request stream ended inside a frame header") from exc
+            return None
+        try:
+            body = await self._reader.readexactly(frame_length(header))
+        except asyncio.IncompleteReadError as exc:
+            raise ProtocolError("the request stream ended inside a frame") from exc
+        return decode_frame(body)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one message; blocking is fine, the pool always reads."""
+        data = memoryview(encode_frame(message))
+        while data:
+            written = os.write(self._out_fd, data)
+            data = data[written:]
+
+
+def _read_request(message: dict[str, Any]) -> dict[str, Any]:
+    if message["op"] != "run":
+        raise ProtocolError(f"unknown request {message['op']!r}")
+    expected = {"id": int, "code": str, "input": str, "timeoutMs": int}
+    for key, kind in expected.items():
+        if not isinstance(message.get(key), kind):
+            raise ProtocolError(f"run request field {key!r} is missing or not {kind.__name__}")
+    if message["timeoutMs"] < 1:
+        raise ProtocolError("run request timeoutMs must be positive")
+    return message
+
+
+def _versions(isolate: _Isolate) -> tuple[str, str]:
+    return isolate.racer.v8_version, metadata.version("mini-racer")
+
+
+def _vm_data_bytes() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmData:"):
+                return int(line.split()[1]) * 1024
+    raise OSError("VmData not found in /proc/self/status")
+
+
+def _limit_data_segment(limits: SandboxLimits) -> None:
+    """Bound memory outside the V8 heap (ArrayBuffer, WebAssembly.Memory) with RLIMIT_DATA.
+
+    Measured from the process's own data size once V8 and one isolate are up, so the limit does not depend
+    on how much address space V8 reserves at start-up. RLIMIT_AS would be simpler, but V8 cannot start
+    under it.
+    """
+    if not sys.platform.startswith("linux"):
+        logger.warning("no off-heap memory limit on %s", sys.platform)
+        return
+    baseline = _vm_data_bytes()
+    allowance = (limits.heap_ceiling_mb + limits.memory_limit_mb + DATA_SLACK_MB) * MIB
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    limit = baseline + allowance if hard == resource.RLIM_INFINITY else min(baseline + allowance, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    logger.debug("RLIMIT_DATA %d MiB (baseline %d MiB)", limit // MIB, baseline // MIB)
+
+
+def _claim_stdout() -> int:
+    """Keep fd 1 for the protocol under a new number and send whatever else writes to fd 1 to stderr."""
+    out_fd = os.dup(1)
+    os.dup2(2, 1)
+    return out_fd
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when the pool's process dies, even while JavaScript keeps it busy."""
+    if not sys.platform.startswith("linux"):
+        return
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0) != 0:
+        logger.warning("prctl(PR_SET_PDEATHSIG) failed: errno %d", ctypes.get_errno())
+    if os.getppid() == 1:
+        # The parent died before the request took effect.
+        os._exit(1)
+
+
+def _set_timezone(name: str) -> None:
+    """Fix the time zone V8 reports; it reads TZ when it starts."""
+    os.environ["TZ"] = name
+    time.tzset()
+
+
+async def _serve(limits: SandboxLimits, out_fd: int) -> None:
+    channel = await _Channel.open(out_fd)
+    isolate = await _Isolate.prepare(limits)
+    _limit_data_segment(limits)
+    ready = ready_message(*_versions(isolate))
+    channel.send(ready)
+    try:
+        while (message := await channel.receive()) is not None:
+            request = _read_request(message)
+            outcome = await _execute(isolate, request, limits)
+            channel.send(outcome_message(request["id"], outcome))
+            isolate.close()
+            isolate = await _Isolate.prepare(limits)
+            channel.send(ready)
+    finally:
+        isolate.close()
+
+
+def _print_versions() -> int:
+    # Only the engine knows its V8 version; one throwaway isolate tells it.
+    init_mini_racer(flags=["--single-threaded"])
+    with MiniRacer() as racer:
+        versions = {"v8": racer.v8_version, "miniRacer": metadata.version("mini-racer")}
+    sys.stdout.write(json.dumps(versions) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the worker until the pool closes its stdin; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--versions"]:
+        return _print_versions()
+    limits = SandboxLimits.from_args(args)
+    out_fd = _claim_stdout()
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    _die_with_parent()
+    _set_timezone(limits.timezone)
+    init_mini_racer(flags=v8_flags(limits))
+    try:
+        asyncio.run(_serve(limits, out_fd))
+    except ProtocolError:
+        logger.exception("protocol failure")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    status = main()
+    sys.stderr.flush()
+    # Skip interpreter finalisation: mini-racer's finalizers can block once the event loop is gone.
+    os._exit(status)
