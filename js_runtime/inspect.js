@@ -295,6 +295,8 @@ function formatHugeString(ctx, value) {
 function formatValue(ctx, value, recurseTimes) {
   if (typeof value !== 'object' && typeof value !== 'function') return formatPrimitive(ctx, value);
   if (value === null) return 'null';
+  // Every object visited counts against the work budget, even one shown as `[Array]`.
+  ctx.used += 8;
   const seen = ctx.seen;
   for (let i = 0; i < seen.length; i++) {
     if (seen[i] === value) {

@@ -36,6 +36,7 @@ const ObjectPrototypePropertyIsEnumerable = uncurryThis(Object.prototype.propert
 const ArrayCtor = Array;
 const ArrayIsArray = Array.isArray;
 const ArrayPrototype = Array.prototype;
+const originalArrayPush = Array.prototype.push;
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const ArrayPrototypePop = uncurryThis(Array.prototype.pop);
 const ArrayPrototypeJoin = uncurryThis(Array.prototype.join);

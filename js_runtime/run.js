@@ -137,7 +137,20 @@ function failSynchronously(error) {
   return finish();
 }
 
+// mini-racer calls a function with arguments (the worker's abort(reason), the `then` it
+// uses to await the outcome) by building the argument list with the isolate's
+// Array.prototype.push. When the runtime has control again it puts the original back, so
+// that code which replaced push cannot cut the worker off from the outcome.
+function restoreEngineHooks() {
+  const descriptor = describe(ArrayPrototype, 'push');
+  if (descriptor !== undefined && descriptor.value === originalArrayPush) return;
+  ReflectDefineProperty(ArrayPrototype, 'push', {
+    __proto__: null, value: originalArrayPush, writable: true, enumerable: false, configurable: true,
+  });
+}
+
 function afterEvaluation(code, value) {
+  restoreEngineHooks();
   let thenable = false;
   if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
     try {
@@ -239,6 +252,7 @@ function finish() {
   if (runState.finished && runState.outcome !== undefined) return runState.outcome;
   runState.finished = true;
   stopAllTimers();
+  restoreEngineHooks();
   let text;
   try {
     text = buildOutcome();
@@ -250,10 +264,13 @@ function finish() {
   return text;
 }
 
+// `reason` may be left out (calling with no arguments needs nothing from the isolate's
+// built-ins); the error kind is then "timeout".
 function abort(reason) {
   try {
     runState.finished = true;
     stopAllTimers();
+    restoreEngineHooks();
     runState.hasResult = false;
     runState.result = undefined;
     runState.error = { kind: reason === 'memory' ? 'memory' : 'timeout', name: null, message: null, line: null,
