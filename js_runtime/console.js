@@ -68,22 +68,20 @@ const consoleObject = {
     printTo(output.stderr, args);
   },
   trace(...args) {
-    const holder = { name: 'Trace', message: '' };
+    let message;
     try {
-      holder.message = formatArgs(args);
+      message = formatArgs(args);
     } catch (error) {
-      holder.message = '<console formatting failed: ' + describeThrown(error) + '>';
+      message = '<console formatting failed: ' + describeThrown(error) + '>';
     }
-    const header = holder.message === '' ? 'Trace' : 'Trace: ' + holder.message;
     let frames = [];
     try {
-      const probe = new ErrorCtor('trace');
-      const stack = rawStack(probe);
+      const stack = rawStack(new ErrorCtor('trace'));
       if (stack !== undefined) frames = userFrames(stack);
     } catch {
       // No stack: print the header alone.
     }
-    writeLine(output.stderr, joinStack(header, frames));
+    writeLine(output.stderr, joinStack(message === '' ? 'Trace' : 'Trace: ' + message, frames));
   },
   dir(value, options) {
     let text;

@@ -16,14 +16,21 @@ function isErrorValue(value) {
   return chainIncludes(prototypeChain(value), ErrorPrototype);
 }
 
-// The stack string of an error, read through V8's own accessor only.
+// The stack string of an error, read through V8's own accessor only. (V8 formats it on
+// first read, which runs Error.prepareStackTrace if the code installed one.)
 function rawStack(error) {
-  const descriptor = describe(error, 'stack');
-  if (descriptor === undefined) return undefined;
-  let stack;
-  if (isDataDescriptor(descriptor)) stack = descriptor.value;
-  else if (ErrorStackGetter !== undefined && descriptor.get === ErrorStackGetter) stack = ReflectApply(ErrorStackGetter, error, []);
-  return typeof stack === 'string' ? stack : undefined;
+  try {
+    const descriptor = describe(error, 'stack');
+    if (descriptor === undefined) return undefined;
+    let stack;
+    if (isDataDescriptor(descriptor)) stack = descriptor.value;
+    else if (ErrorStackGetter !== undefined && descriptor.get === ErrorStackGetter) {
+      stack = ReflectApply(ErrorStackGetter, error, []);
+    }
+    return typeof stack === 'string' ? stack : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isUserFrame(frame) {
