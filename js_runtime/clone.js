@@ -4,7 +4,9 @@
 
 function cloneError(message) {
   const error = new ErrorCtor(message);
-  ReflectDefineProperty(error, 'name', { __proto__: null, value: 'DataCloneError', writable: true, configurable: true });
+  ReflectDefineProperty(error, 'name', {
+    __proto__: null, value: 'DataCloneError', writable: true, configurable: true,
+  });
   return error;
 }
 

@@ -34,7 +34,8 @@ function rawStack(error) {
 }
 
 function isUserFrame(frame) {
-  return StringPrototypeIncludes(frame, '(' + SCRIPT_NAME + ':') || StringPrototypeIncludes(frame, ' ' + SCRIPT_NAME + ':');
+  return StringPrototypeIncludes(frame, '(' + SCRIPT_NAME + ':') ||
+    StringPrototypeIncludes(frame, ' ' + SCRIPT_NAME + ':');
 }
 
 function isRuntimeFrame(frame) {

@@ -40,7 +40,11 @@ function drawTable(head, columns) {
     }
     return '│' + ArrayPrototypeJoin(cells, '│') + '│';
   };
-  const lines = ['┌' + ArrayPrototypeJoin(dividers, '┬') + '┐', renderRow(head), '├' + ArrayPrototypeJoin(dividers, '┼') + '┤'];
+  const lines = [
+    '┌' + ArrayPrototypeJoin(dividers, '┬') + '┐',
+    renderRow(head),
+    '├' + ArrayPrototypeJoin(dividers, '┼') + '┤',
+  ];
   for (let j = 0; j < rows.length; j++) ArrayPrototypePush(lines, renderRow(rows[j]));
   ArrayPrototypePush(lines, '└' + ArrayPrototypeJoin(dividers, '┴') + '┘');
   return ArrayPrototypeJoin(lines, '\n');

@@ -182,7 +182,6 @@ function escapeForInspect(text, quote, from, to) {
     let width = 1;
     if (code >= 0xd800 && code <= 0xdfff) {
       if (isHighSurrogate(code) && i + 1 < to && isLowSurrogate(StringPrototypeCharCodeAt(text, i + 1))) width = 2;
-      else if (isLowSurrogate(code) && i > from && isHighSurrogate(StringPrototypeCharCodeAt(text, i - 1))) escaped = '';
       else escaped = '\\u' + hex4Lower(code);
     } else {
       escaped = inspectEscape(code, quote);

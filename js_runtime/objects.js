@@ -1,0 +1,233 @@
+// Finds out what a value is and reads its properties without running the model's code:
+// brand checks instead of instanceof, property descriptors instead of property reads (a
+// getter is never called), the constructor name and Symbol.toStringTag as Node shows
+// them. Shared by rendering, the structured result, console.table and structuredClone.
+
+const MAX_PROTOTYPE_CHAIN = 1000;
+
+// A short text for something thrown, without running user code.
+function describeThrown(error) {
+  try {
+    if (error !== null && (typeof error === 'object' || typeof error === 'function')) {
+      const name = inheritedDataValue(error, 'name');
+      const message = inheritedDataValue(error, 'message');
+      if (typeof name === 'string' && typeof message === 'string') return message === '' ? name : name + ': ' + message;
+      return '[object]';
+    }
+    return primitiveToString(error);
+  } catch {
+    return 'unknown error';
+  }
+}
+
+// An own property descriptor with a null prototype, so that reading `.value` or `.get`
+// never reaches a property the model's code added to Object.prototype.
+function describe(object, key) {
+  const descriptor = ReflectGetOwnPropertyDescriptor(object, key);
+  if (descriptor === undefined) return undefined;
+  ReflectSetPrototypeOf(descriptor, null);
+  return descriptor;
+}
+
+function isDataDescriptor(descriptor) {
+  return descriptor.get === undefined && descriptor.set === undefined;
+}
+
+// The value of a data property found on the object or its prototypes (getters are not
+// called: an accessor gives undefined).
+function inheritedDataValue(object, key) {
+  let current = object;
+  for (let i = 0; i < MAX_PROTOTYPE_CHAIN && current !== null; i++) {
+    const descriptor = describe(current, key);
+    if (descriptor !== undefined) return isDataDescriptor(descriptor) ? descriptor.value : undefined;
+    current = ReflectGetPrototypeOf(current);
+  }
+  return undefined;
+}
+
+function functionName(fn) {
+  const descriptor = describe(fn, 'name');
+  if (descriptor !== undefined && typeof descriptor.value === 'string') return descriptor.value;
+  return '';
+}
+
+function prototypeChain(value) {
+  const chain = [];
+  let current = ReflectGetPrototypeOf(value);
+  while (current !== null && chain.length < MAX_PROTOTYPE_CHAIN) {
+    ArrayPrototypePush(chain, current);
+    current = ReflectGetPrototypeOf(current);
+  }
+  return chain;
+}
+
+function chainIncludes(chain, prototype) {
+  for (let i = 0; i < chain.length; i++) {
+    if (chain[i] === prototype) return true;
+  }
+  return false;
+}
+
+// Name of the nearest constructor whose prototype the value inherits from, or null for
+// an object without prototype (Node's rule: `A.prototype` itself is not an `A`).
+function constructorNameOf(value, chain) {
+  let holder = value;
+  for (let i = -1; i < chain.length; i++) {
+    if (i >= 0) holder = chain[i];
+    const descriptor = describe(holder, 'constructor');
+    if (descriptor !== undefined && typeof descriptor.value === 'function') {
+      const name = functionName(descriptor.value);
+      const prototype = describe(descriptor.value, 'prototype');
+      if (name !== '' && prototype !== undefined && chainIncludes(chain, prototype.value)) return name;
+    }
+  }
+  return chain.length === 0 ? null : 'Object';
+}
+
+// Symbol.toStringTag as a data property, unless it is an own enumerable one (then it is
+// printed as a key already).
+function toStringTagOf(value, chain) {
+  let holder = value;
+  for (let i = -1; i < chain.length; i++) {
+    if (i >= 0) holder = chain[i];
+    const descriptor = describe(holder, SymbolToStringTag);
+    if (descriptor !== undefined) {
+      if (!isDataDescriptor(descriptor) || typeof descriptor.value !== 'string') return '';
+      if (i === -1 && descriptor.enumerable) return '';
+      return descriptor.value;
+    }
+  }
+  return '';
+}
+
+function succeeds(check, value) {
+  try {
+    check(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isErrorObject(value, chain) {
+  if (ErrorIsError !== undefined) return ErrorIsError(value);
+  return chainIncludes(chain, ErrorPrototype);
+}
+
+function weakMapCheck(value) {
+  WeakMapPrototypeHas(value, ObjectPrototype);
+}
+
+function weakSetCheck(value) {
+  WeakSetPrototypeHas(value, ObjectPrototype);
+}
+
+// Internal kind of an object, by brand checks where the language offers them. Checks that
+// throw on a mismatch are only tried when the prototype chain suggests the kind (or the
+// object has no prototype), since throwing is slow.
+function kindOf(value, chain) {
+  if (ArrayIsArray(value)) return 'array';
+  if (typeof value === 'function') return 'function';
+  if (TypedArrayPrototypeGetSymbolToStringTag(value) !== undefined) return 'typedarray';
+  if (isErrorObject(value, chain)) return 'error';
+  const tryAll = chain.length === 0;
+  for (let i = 0; i < chain.length || (tryAll && i === 0); i++) {
+    const prototype = tryAll ? null : chain[i];
+    if ((tryAll || prototype === MapPrototype) && succeeds(MapPrototypeGetSize, value)) return 'map';
+    if ((tryAll || prototype === SetPrototype) && succeeds(SetPrototypeGetSize, value)) return 'set';
+    if ((tryAll || prototype === DatePrototype) && succeeds(DatePrototypeGetTime, value)) return 'date';
+    if ((tryAll || prototype === RegExpPrototype) && succeeds(RegExpPrototypeGetSource, value)) return 'regexp';
+    if ((tryAll || prototype === ArrayBufferPrototype) && succeeds(ArrayBufferPrototypeGetByteLength, value)) {
+      return 'arraybuffer';
+    }
+    if ((tryAll || prototype === SharedArrayBufferPrototype) &&
+        succeeds(SharedArrayBufferPrototypeGetByteLength, value)) {
+      return 'sharedarraybuffer';
+    }
+    if ((tryAll || prototype === DataViewPrototype) && succeeds(DataViewPrototypeGetBuffer, value)) return 'dataview';
+    if (!tryAll && prototype === PromisePrototype) return 'promise';
+    if ((tryAll || prototype === WeakMapPrototype) && succeeds(weakMapCheck, value)) return 'weakmap';
+    if ((tryAll || prototype === WeakSetPrototype) && succeeds(weakSetCheck, value)) return 'weakset';
+    if ((tryAll || prototype === NumberPrototype) && succeeds(NumberPrototypeValueOf, value)) return 'Number';
+    if ((tryAll || prototype === StringPrototype) && succeeds(StringPrototypeValueOf, value)) return 'String';
+    if ((tryAll || prototype === BooleanPrototype) && succeeds(BooleanPrototypeValueOf, value)) return 'Boolean';
+    if ((tryAll || prototype === SymbolPrototype) && succeeds(SymbolPrototypeValueOf, value)) return 'Symbol';
+    if ((tryAll || prototype === BigIntPrototype) && succeeds(BigIntPrototypeValueOf, value)) return 'BigInt';
+  }
+  return 'object';
+}
+
+function ownKeysForDisplay(value, showHidden) {
+  const names = showHidden ? ObjectGetOwnPropertyNames(value) : ObjectKeys(value);
+  const keys = [];
+  for (let i = 0; i < names.length; i++) ArrayPrototypePush(keys, names[i]);
+  const symbols = ObjectGetOwnPropertySymbols(value);
+  for (let i = 0; i < symbols.length; i++) {
+    if (showHidden || ObjectPrototypePropertyIsEnumerable(value, symbols[i])) ArrayPrototypePush(keys, symbols[i]);
+  }
+  return keys;
+}
+
+// Canonical array index ("0", "17"; not "01" or "-1") as a number, or -1.
+function arrayIndexOf(key) {
+  if (typeof key !== 'string' || key.length === 0 || key.length > 10) return -1;
+  const first = StringPrototypeCharCodeAt(key, 0);
+  if (first < 48 || first > 57 || (first === 48 && key.length > 1)) return -1;
+  let number = 0;
+  for (let i = 0; i < key.length; i++) {
+    const code = StringPrototypeCharCodeAt(key, i);
+    if (code < 48 || code > 57) return -1;
+    number = number * 10 + (code - 48);
+  }
+  return number < 4294967295 ? number : -1;
+}
+
+function withoutIndexKeys(keys) {
+  const result = [];
+  for (let i = 0; i < keys.length; i++) {
+    if (arrayIndexOf(keys[i]) === -1) ArrayPrototypePush(result, keys[i]);
+  }
+  return result;
+}
+
+function symbolKeysOnly(value, showHidden) {
+  const keys = [];
+  const symbols = ObjectGetOwnPropertySymbols(value);
+  for (let i = 0; i < symbols.length; i++) {
+    if (showHidden || ObjectPrototypePropertyIsEnumerable(value, symbols[i])) ArrayPrototypePush(keys, symbols[i]);
+  }
+  return keys;
+}
+
+function lengthOf(value) {
+  const descriptor = describe(value, 'length');
+  if (descriptor === undefined || typeof descriptor.value !== 'number') return 0;
+  return descriptor.value;
+}
+
+function regExpText(value) {
+  let flags = '';
+  for (let i = 0; i < regExpFlagGetters.length; i++) {
+    const entry = regExpFlagGetters[i];
+    if (entry[1](value)) flags += entry[0];
+  }
+  return '/' + RegExpPrototypeGetSource(value) + '/' + flags;
+}
+
+function dateText(value) {
+  const time = DatePrototypeGetTime(value);
+  return NumberIsNaN(time) ? 'Invalid Date' : DatePrototypeToISOString(value);
+}
+
+function isClassFunction(fn) {
+  let source;
+  try {
+    source = FunctionPrototypeToString(fn);
+  } catch {
+    return false;
+  }
+  if (!StringPrototypeStartsWith(source, 'class') || !StringPrototypeEndsWith(source, '}')) return false;
+  const next = StringPrototypeCharCodeAt(source, 5);
+  // `class{`, `class A`, `class\n`: anything but an identifier character after `class`.
+  return next === 123 || next === 32 || next === 9 || next === 10 || next === 13;
+}
