@@ -51,12 +51,6 @@ _STREAM_ENDED = (anyio.IncompleteRead, anyio.EndOfStream, anyio.BrokenResourceEr
 _SlotState = Literal["starting", "idle", "busy", "recycling", "gone"]
 
 
-def _last_words(worker: WorkerProcess) -> str:
-    status = worker.returncode
-    tail = " | ".join(list(worker.stderr_tail)[-3:]) or "no output on stderr"
-    return f"exit status {status}; {tail}"
-
-
 class _Pending:
     """A submitted job, from submission to outcome."""
 
@@ -162,7 +156,7 @@ class WorkerPool:
                 for slot in slots:
                     await slot.settled.wait()
                     if not slot.became_ready:
-                        raise SandboxError(f"a JavaScript worker failed to start: {_last_words(slot.worker)}")
+                        raise SandboxError(f"a JavaScript worker failed to start: {slot.worker.last_words()}")
         except TimeoutError as exc:
             await self.aclose()
             raise SandboxError(f"the JavaScript workers did not start within {STARTUP_TIMEOUT_S} s") from exc
@@ -418,4 +412,4 @@ class WorkerPool:
         if pending is not None:
             pending.finish(failure_outcome(death, self._elapsed_ms(pending)))
         if not self._closed:
-            logger.warning("worker %d ended (%s): %s", slot.worker.pid, death["message"], _last_words(slot.worker))
+            logger.warning("worker %d ended (%s): %s", slot.worker.pid, death["message"], slot.worker.last_words())

@@ -30,6 +30,7 @@ __all__ = [
     "WorkerProcess",
     "describe_death",
     "engine_versions",
+    "worker_command",
 ]
 
 logger = logging.getLogger(__name__)
@@ -67,6 +68,12 @@ def describe_death(returncode: int | None, stderr_tail: Iterable[str], memory_li
     return crash_error(f"the worker process exited with status {returncode}")
 
 
+def worker_command(limits: SandboxLimits) -> list[str]:
+    """The command line that starts one worker process with ``limits``."""
+    # -P: nothing from the current directory shadows the package; the import path comes from the environment.
+    return [sys.executable, "-P", "-m", WORKER_MODULE, *limits.to_args()]
+
+
 def _worker_env() -> dict[str, str]:
     env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
     # The same import path as this process, so the worker finds this very package and js_runtime.
@@ -94,9 +101,8 @@ class WorkerProcess:
     @classmethod
     async def spawn(cls, limits: SandboxLimits) -> WorkerProcess:
         """Start a worker process; it announces itself with a ``ready`` message once its first isolate is up."""
-        command = [sys.executable, "-P", "-m", WORKER_MODULE, *limits.to_args()]
         started = time.perf_counter()
-        process = await anyio.open_process(command, env=_worker_env(), cwd="/", start_new_session=True)
+        process = await anyio.open_process(worker_command(limits), env=_worker_env(), cwd="/", start_new_session=True)
         return cls(process, (time.perf_counter() - started) * 1000)
 
     @property
@@ -150,10 +156,15 @@ class WorkerProcess:
             logger.debug("worker %d: %s", self.pid, line)
 
     def kill(self) -> None:
-        """Send SIGKILL unless the process has already ended."""
+        """Send SIGKILL unless the process has already ended.
+
+        ``os.kill`` rather than the process object's ``kill()``: that one first polls, which can reap a
+        process that has just died before asyncio's child watcher sees it, losing its exit status. The pid
+        cannot be reused before the watcher reaps it.
+        """
         if self._process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
-                self._process.kill()
+                os.kill(self._process.pid, signal.SIGKILL)
 
     async def reap(self) -> None:
         """Kill the process, wait for it to end and for its last stderr lines, and close its pipes."""
@@ -164,6 +175,12 @@ class WorkerProcess:
             with anyio.move_on_after(_STDERR_DRAIN_S):
                 await self._stderr_done.wait()
             await self._process.aclose()
+
+    def last_words(self) -> str:
+        """The exit status and the most telling stderr lines, for logs and error messages."""
+        fatal = [line.strip("# ") for line in self.stderr_tail if line.startswith("# ") and line.strip("# ")]
+        lines = fatal or list(self.stderr_tail)[-3:]
+        return f"exit status {self.returncode}; " + (" | ".join(lines) or "nothing on stderr")
 
     def death(self, memory_limit_mb: int) -> ErrorInfo:
         """The error to report for a job this process was running when it died (call after :meth:`reap`)."""

@@ -399,7 +399,10 @@ def _limit_data_segment(limits: SandboxLimits) -> None:
         logger.warning("no off-heap memory limit on %s", sys.platform)
         return
     baseline = _vm_data_bytes()
-    allowance = (limits.heap_ceiling_mb + limits.memory_limit_mb + DATA_SLACK_MB) * MIB
+    allowance_mb = limits.heap_ceiling_mb + limits.memory_limit_mb + DATA_SLACK_MB
+    # Off a multiple of 32 MiB, so that buffers of 32 or 64 MiB leave the V8 heap room to grow when they
+    # use up the limit: the code then gets a RangeError instead of V8 aborting the process.
+    allowance = (allowance_mb + (16 - allowance_mb) % 32) * MIB
     _, hard = resource.getrlimit(resource.RLIMIT_DATA)
     limit = baseline + allowance if hard == resource.RLIM_INFINITY else min(baseline + allowance, hard)
     resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))

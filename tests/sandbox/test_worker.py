@@ -1,0 +1,93 @@
+"""The worker's own rules: which engine failures mean what, where syntax errors are, and who imports the engine."""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+
+import py_mini_racer
+import pytest
+from py_mini_racer import _exc as engine_exceptions
+
+from sandbox_server.sandbox import SandboxLimits
+from sandbox_server.sandbox.worker import error_kind, syntax_error_position, v8_flags
+
+
+def _engine_exception_classes() -> set[type[BaseException]]:
+    classes: set[type[BaseException]] = set()
+    for module in (py_mini_racer, engine_exceptions):
+        for _, value in inspect.getmembers(module, inspect.isclass):
+            if issubclass(value, BaseException) and value.__module__.startswith("py_mini_racer"):
+                classes.add(value)
+    return classes
+
+
+def test_every_engine_exception_class_is_mapped_to_an_error_kind() -> None:
+    from sandbox_server.sandbox.worker import _EXCEPTION_KINDS
+
+    classes = _engine_exception_classes()
+    assert len(classes) >= 10
+    assert classes <= set(_EXCEPTION_KINDS)
+
+
+@pytest.mark.parametrize(
+    ("exception", "kind"),
+    [
+        pytest.param(py_mini_racer.JSTimeoutException(), "timeout", id="engine-timeout"),
+        pytest.param(TimeoutError(), "timeout", id="deadline"),
+        pytest.param(py_mini_racer.JSOOMException("limit"), "memory", id="oom"),
+        pytest.param(py_mini_racer.JSEvalException("null"), "crashed", id="eval"),
+        pytest.param(py_mini_racer.JSPromiseError("x"), "crashed", id="promise"),
+        pytest.param(RuntimeError("other"), "crashed", id="unknown"),
+    ],
+)
+def test_an_engine_exception_maps_to_its_error_kind(exception: BaseException, kind: str) -> None:
+    assert error_kind(exception, memory_limit_reached=False) == kind
+
+
+def test_any_exception_after_the_memory_limit_was_reached_is_a_memory_error() -> None:
+    # mini-racer reports a heap limit termination as a bare JSEvalException('null').
+    assert error_kind(py_mini_racer.JSEvalException("null"), memory_limit_reached=True) == "memory"
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "position"),
+    [
+        pytest.param(
+            "<anonymous>:2: SyntaxError: Unexpected token '*'\nx +* 2\n   ^\n\nSyntaxError: x\n",
+            "x +* 2",
+            (1, 4),
+            id="line-1",
+        ),
+        pytest.param("<anonymous>:3: SyntaxError: x\n  y(\n    ^^^\n", "a\n  y(", (2, 5), id="line-2"),
+        pytest.param("<anonymous>:3: SyntaxError: Unexpected token '}'\n})\n^\n", "foo(", (1, 5), id="past-the-end"),
+        pytest.param("<anonymous>:4: SyntaxError: x\n})\n^\n", "a\r\nfoo(", (2, 5), id="crlf-lines"),
+        pytest.param("no position here", "x", None, id="unreadable"),
+    ],
+)
+def test_a_syntax_error_position_is_read_from_the_probe_message(
+    message: str, code: str, position: tuple[int, int] | None
+) -> None:
+    assert syntax_error_position(message, code) == position
+
+
+def test_v8_runs_single_threaded_with_a_heap_ceiling_above_the_memory_limit() -> None:
+    flags = v8_flags(SandboxLimits(memory_limit_mb=128))
+    assert "--single-threaded" in flags
+    (ceiling,) = [flag for flag in flags if flag.startswith("--max-old-space-size=")]
+    assert int(ceiling.split("=")[1]) > 128
+
+
+def test_importing_the_sandbox_package_does_not_import_the_engine() -> None:
+    code = "import sys, sandbox_server.sandbox; print('py_mini_racer' in sys.modules)"
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert completed.stdout.strip() == "False"
+
+
+def test_the_engine_versions_are_reported_by_a_worker() -> None:
+    from sandbox_server.sandbox import engine_versions
+
+    versions = engine_versions()
+    assert versions["miniRacer"].startswith("0.")
+    assert versions["v8"].count(".") >= 2
