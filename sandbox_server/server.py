@@ -133,7 +133,9 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
 
     async def notify_log(ctx: ServerRequestContext[App], level: types.LoggingLevel, data: dict[str, Any]) -> None:
         if _LEVELS.index(level) >= levels.get(ctx.session, _LEVELS.index("warning")):
-            await ctx.session.send_log_message(level, data, logger="sandbox_server")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", MCPDeprecationWarning)  # deprecated after 2025-11-25, served here
+                await ctx.session.send_log_message(level, data, logger="sandbox_server")
 
     async def call_tool(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> types.CallToolResult:
         spec = app.registry.get(params.name)

@@ -76,7 +76,7 @@ async def relay_until_drained(
     in_flight = InFlight()
 
     async def outbound() -> None:
-        async with from_server:
+        async with from_server, sink:  # closing the sink lets the transport's writer finish
             async for item in from_server:
                 message = item.message
                 if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
