@@ -5,30 +5,60 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+
+import anyio
 
 from benchmarks import coldstart, isolates, latency, machine, memory, throughput, work
 from benchmarks.model import Section
 from benchmarks.plan import DEFAULT, QUICK, Plan
 from benchmarks.progress import Progress
 from benchmarks.report import markdown, target_lines, write_json
+from benchmarks.session import running_server
 from benchmarks.targets import judge
 
 __all__ = ["main", "run"]
 
-Measure = Callable[[Plan, Progress], Section]
+SECTION_COUNT = 6
 
-# In-process engine measurements come first, while no server is running; memory comes last so that nothing
-# else runs beside the server it watches.
-SECTIONS: tuple[tuple[str, Measure], ...] = (
-    ("isolates", isolates.measure),
-    ("latency", latency.measure),
-    ("work", work.measure),
-    ("throughput", throughput.measure),
-    ("coldstart", coldstart.measure),
-    ("memory", memory.measure),
-)
+
+class Run:
+    """The sections of one run, in order; a section that fails is reported and the run goes on."""
+
+    def __init__(self, plan: Plan, progress: Progress) -> None:
+        self.plan = plan
+        self.progress = progress
+        self.sections: list[Section] = []
+        self.failed = False
+
+    async def add(self, key: str, measure: Callable[[], Awaitable[Section]]) -> None:
+        try:
+            self.sections.append(await measure())
+        except Exception as exc:  # a broken section must not hide the others; the run still fails
+            self._failure(key, exc)
+
+    def _failure(self, key: str, exc: BaseException) -> None:
+        self.failed = True
+        self.progress.say(f"{key} failed:\n{traceback.format_exc()}")
+        self.sections.append(Section(key, f"{key} (failed)", notes=[f"failed: {type(exc).__name__}: {exc}"]))
+
+    async def measure_all(self) -> None:
+        plan, progress = self.plan, self.progress
+        # The in-process engine runs first, with no server started yet.
+        await self.add("isolates", lambda: anyio.to_thread.run_sync(isolates.measure, plan, progress))
+        # Latency, real work and throughput share one server, as a client session would.
+        try:
+            async with running_server() as server:
+                progress.say(f"server pid {server.pid}, worker pids {server.processes()[1]}")
+                await self.add("latency", lambda: latency.measure(plan, progress, server))
+                await self.add("work", lambda: work.measure(plan, progress, server))
+                await self.add("throughput", lambda: throughput.measure(plan, progress, server))
+        except Exception as exc:  # the server did not start or did not stop
+            self._failure("server", exc)
+        await self.add("coldstart", lambda: coldstart.measure(plan, progress))
+        # Last, with its own server, so that nothing else runs beside the processes it watches.
+        await self.add("memory", lambda: memory.measure(plan, progress))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,32 +76,25 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks; returns the exit status (1 when a section failed)."""
     args = build_parser().parse_args(argv)
     plan = QUICK if args.quick else DEFAULT
-    progress = Progress(len(SECTIONS))
+    progress = Progress(SECTION_COUNT)
     facts = machine.describe()
     progress.say(f"{plan.name} run on {facts['cpus']} CPUs, V8 {facts['v8']}, mini-racer {facts['miniRacer']}")
-    sections: list[Section] = []
-    failed = False
-    for key, measure in SECTIONS:
-        try:
-            sections.append(measure(plan, progress))
-        except Exception as exc:  # a broken section must not hide the others; the run still fails
-            failed = True
-            progress.say(f"{key} failed:\n{traceback.format_exc()}")
-            sections.append(Section(key, f"{key} (failed)", notes=[f"failed: {type(exc).__name__}: {exc}"]))
-    targets = judge(sections)
-    sys.stdout.write(markdown(facts, plan, sections, targets))
+    bench = Run(plan, progress)
+    anyio.run(bench.measure_all)
+    targets = judge(bench.sections)
+    sys.stdout.write(markdown(facts, plan, bench.sections, targets))
     sys.stdout.flush()
     for line in target_lines(targets):
         progress.say(line)
     if args.json is not None:
-        write_json(args.json, facts, plan, sections, targets)
+        write_json(args.json, facts, plan, bench.sections, targets)
         progress.say(f"raw numbers written to {args.json}")
     if args.plot is not None:
         from benchmarks.plot import plot
 
-        skipped = plot(args.plot, sections)
+        skipped = plot(args.plot, bench.sections)
         progress.say(skipped or f"chart written to {args.plot}")
-    return 1 if failed else 0
+    return 1 if bench.failed else 0
 
 
 def main() -> None:

@@ -37,15 +37,15 @@ def _import_ms() -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def measure(plan: Plan, progress: Progress) -> Section:
+async def measure(plan: Plan, progress: Progress) -> Section:
     progress.section("cold start")
     firsts, shutdowns, imports = [], [], []
     bar = progress.bar("spawn to first result", plan.cold_starts)
     for _ in range(plan.cold_starts):
-        first, shutdown = anyio.run(_cold_start)
+        first, shutdown = await _cold_start()
         firsts.append(first)
         shutdowns.append(shutdown)
-        imports.append(_import_ms())
+        imports.append(await anyio.to_thread.run_sync(_import_ms))
         bar.advance()
     bar.close()
     section = Section("coldstart", "5. Cold start")

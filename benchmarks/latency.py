@@ -10,7 +10,7 @@ from benchmarks import engine, node
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import running_server
+from benchmarks.session import RunningServer
 from benchmarks.snippets import ONE_PLUS_ONE, PRINTS
 
 __all__ = ["measure"]
@@ -53,28 +53,27 @@ def _node_rows(plan: Plan, progress: Progress, section: Section) -> list[Row]:
     return rows
 
 
-async def _end_to_end_rows(plan: Plan, progress: Progress) -> list[Row]:
+async def _end_to_end_rows(plan: Plan, progress: Progress, server: RunningServer) -> list[Row]:
     add: list[float] = []
     one: list[float] = []
     prints: list[float] = []
     inside: list[float] = []
-    async with running_server() as server:
-        bar = progress.bar("end to end", plan.warmup + plan.latency_iterations)
-        for i in range(plan.warmup + plan.latency_iterations):
-            measured = i >= plan.warmup
-            # Interleaved, so that drift during the run affects every kind of call alike.
-            started = time.perf_counter()
-            await server.call("add", {"a": i, "b": 1})
-            elapsed = (time.perf_counter() - started) * 1000
-            elapsed_one, outcome = await server.timed_execute(ONE_PLUS_ONE)
-            elapsed_prints, _ = await server.timed_execute(PRINTS)
-            if measured:
-                add.append(elapsed)
-                one.append(elapsed_one)
-                prints.append(elapsed_prints)
-                inside.append(float(outcome["durationMs"]))
-            bar.advance()
-        bar.close()
+    bar = progress.bar("end to end", plan.warmup + plan.latency_iterations)
+    for i in range(plan.warmup + plan.latency_iterations):
+        measured = i >= plan.warmup
+        # Interleaved, so that drift during the run affects every kind of call alike.
+        started = time.perf_counter()
+        await server.call("add", {"a": i, "b": 1})
+        elapsed = (time.perf_counter() - started) * 1000
+        elapsed_one, outcome = await server.timed_execute(ONE_PLUS_ONE)
+        elapsed_prints, _ = await server.timed_execute(PRINTS)
+        if measured:
+            add.append(elapsed)
+            one.append(elapsed_one)
+            prints.append(elapsed_prints)
+            inside.append(float(outcome["durationMs"]))
+        bar.advance()
+    bar.close()
     return [
         Row("add", "MCP floor: `add` over stdio", "ms", add),
         Row("execute_js_1plus1", "execute_js `1+1` over stdio", "ms", one),
@@ -89,12 +88,13 @@ async def _end_to_end_rows(plan: Plan, progress: Progress) -> list[Row]:
     ]
 
 
-def measure(plan: Plan, progress: Progress) -> Section:
+async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Section:
+    """Measure on ``server``, which is idle while the engine and node measurements run."""
     progress.section("latency of one call")
     section = Section("latency", "2. Latency of one call")
-    section.rows.extend(_engine_rows(plan, progress))
-    section.rows.extend(anyio.run(_end_to_end_rows, plan, progress))
-    section.rows.extend(_node_rows(plan, progress, section))
+    section.rows.extend(await anyio.to_thread.run_sync(_engine_rows, plan, progress))
+    section.rows.extend(await _end_to_end_rows(plan, progress, server))
+    section.rows.extend(await anyio.to_thread.run_sync(_node_rows, plan, progress, section))
     section.compare("engine_sync", "engine_async", short="engine asyncio")
     section.compare("add", "engine_async", short="engine asyncio")
     section.compare("execute_js_1plus1", "add", short="add")

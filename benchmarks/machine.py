@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -30,6 +31,19 @@ def _version(package: str) -> str:
         return "not installed"
 
 
+def _source_state() -> str:
+    """The commit the server's code comes from, and whether the working tree differs from it."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True)
+    except OSError:
+        return "unknown (no git)"
+    if head.returncode != 0:
+        return "unknown (not a git checkout)"
+    return head.stdout.strip() + (" with uncommitted changes" if dirty.stdout.strip() else "")
+
+
 def describe() -> dict[str, str]:
     """Facts about this machine and the stack under test."""
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -41,7 +55,7 @@ def describe() -> dict[str, str]:
         "python": f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})",
         **engine.versions(),
         "mcp": _version("mcp"),
-        "sandbox-server": _version("sandbox-server"),
+        "sandbox-server": f"{_version('sandbox-server')}, source {_source_state()}",
         "node": node.node_version(command) if command else "not on PATH",
         "SANDBOX_* settings": " ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("SANDBOX_"))
         or "defaults",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import anyio
-
 from benchmarks import procfs
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
@@ -39,9 +37,9 @@ async def _measure(plan: Plan, progress: Progress) -> dict[str, tuple[float, flo
     return readings
 
 
-def measure(plan: Plan, progress: Progress) -> Section:
+async def measure(plan: Plan, progress: Progress) -> Section:
     progress.section("memory")
-    readings = anyio.run(_measure, plan, progress)
+    readings = await _measure(plan, progress)
     section = Section("memory", "6. Memory (RSS)")
     labels = {
         "idle": "idle, before any execute_js",

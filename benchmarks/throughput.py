@@ -10,7 +10,7 @@ import anyio
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import RunningServer, running_server
+from benchmarks.session import RunningServer
 from benchmarks.snippets import ONE_PLUS_ONE
 from benchmarks.stats import summarize
 
@@ -38,34 +38,25 @@ async def _burst(
     return time.perf_counter() - started, latencies
 
 
-async def _measure(plan: Plan, progress: Progress) -> list[Row]:
-    rows = []
-    async with running_server() as server:
-        _, workers = server.processes()
-        progress.say(f"server pid {server.pid}, {len(workers)} worker processes")
-        await _burst(server, plan.warmup * 2, max(plan.concurrency), None)
-        for in_flight in plan.concurrency:
-            bar = progress.bar(f"{in_flight} in flight", plan.throughput_calls)
-            seconds, latencies = await _burst(server, plan.throughput_calls, in_flight, bar.advance)
-            bar.close()
-            latency = summarize(latencies)
-            rows.append(
-                Row(
-                    f"in_flight_{in_flight}",
-                    f"execute_js `1+1`, {in_flight} in flight",
-                    "calls/s",
-                    [plan.throughput_calls / seconds],
-                    note=f"{plan.throughput_calls} calls; latency median {latency.median:.2f} ms, "
-                    f"p95 {latency.p95:.2f} ms",
-                )
-            )
-    return rows
-
-
-def measure(plan: Plan, progress: Progress) -> Section:
+async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Section:
     progress.section("throughput")
-    section = Section("throughput", "4. Throughput (one server, default workers)")
-    section.rows.extend(anyio.run(_measure, plan, progress))
+    _, workers = server.processes()
+    section = Section("throughput", f"4. Throughput (one server, {len(workers)} worker processes)")
+    await _burst(server, plan.warmup * 2, max(plan.concurrency), None)
+    for in_flight in plan.concurrency:
+        bar = progress.bar(f"{in_flight} in flight", plan.throughput_calls)
+        seconds, latencies = await _burst(server, plan.throughput_calls, in_flight, bar.advance)
+        bar.close()
+        latency = summarize(latencies)
+        section.rows.append(
+            Row(
+                f"in_flight_{in_flight}",
+                f"execute_js `1+1`, {in_flight} in flight",
+                "calls/s",
+                [plan.throughput_calls / seconds],
+                note=f"{plan.throughput_calls} calls; latency median {latency.median:.2f} ms, p95 {latency.p95:.2f} ms",
+            )
+        )
     first = f"in_flight_{plan.concurrency[0]}"
     for in_flight in plan.concurrency[1:]:
         section.compare(f"in_flight_{in_flight}", first, short=f"{plan.concurrency[0]} in flight")

@@ -10,7 +10,7 @@ from benchmarks import engine
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import running_server
+from benchmarks.session import RunningServer
 from benchmarks.snippets import WORK
 
 __all__ = ["measure"]
@@ -33,30 +33,30 @@ def _raw(plan: Plan, progress: Progress) -> Runs:
     return runs
 
 
-async def _end_to_end(plan: Plan, progress: Progress) -> tuple[Runs, dict[str, list[float]]]:
+async def _end_to_end(plan: Plan, progress: Progress, server: RunningServer) -> tuple[Runs, dict[str, list[float]]]:
     runs: Runs = {}
     inside: dict[str, list[float]] = {}
-    async with running_server() as server:
-        for snippet in WORK:
-            bar = progress.bar(f"execute_js {snippet.key}", plan.warmup // 4 + plan.work_iterations)
-            samples, worker, value = [], [], ""
-            for i in range(plan.warmup // 4 + plan.work_iterations):
-                elapsed, outcome = await server.timed_execute(snippet.code)
-                value = outcome.get("result")
-                if i >= plan.warmup // 4:
-                    samples.append(elapsed)
-                    worker.append(float(outcome["durationMs"]))
-                bar.advance()
-            bar.close()
-            runs[snippet.key] = (samples, value if isinstance(value, str) else json.dumps(value))
-            inside[snippet.key] = worker
+    for snippet in WORK:
+        bar = progress.bar(f"execute_js {snippet.key}", plan.warmup // 4 + plan.work_iterations)
+        samples, worker, value = [], [], ""
+        for i in range(plan.warmup // 4 + plan.work_iterations):
+            elapsed, outcome = await server.timed_execute(snippet.code)
+            value = outcome.get("result")
+            if i >= plan.warmup // 4:
+                samples.append(elapsed)
+                worker.append(float(outcome["durationMs"]))
+            bar.advance()
+        bar.close()
+        runs[snippet.key] = (samples, value if isinstance(value, str) else json.dumps(value))
+        inside[snippet.key] = worker
     return runs, inside
 
 
-def measure(plan: Plan, progress: Progress) -> Section:
+async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Section:
+    """Measure on ``server``, which is idle while the raw runs take place."""
     progress.section("real work")
-    raw = _raw(plan, progress)
-    served, inside = anyio.run(_end_to_end, plan, progress)
+    raw = await anyio.to_thread.run_sync(_raw, plan, progress)
+    served, inside = await _end_to_end(plan, progress, server)
     section = Section("work", "3. Real work: execute_js end to end vs raw mini-racer in process")
     for snippet in WORK:
         raw_samples, raw_value = raw[snippet.key]
