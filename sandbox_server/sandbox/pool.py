@@ -149,6 +149,7 @@ class WorkerPool:
             return
         opened = anyio.Event()
         self._host = asyncio.get_running_loop().create_task(self._host_main(opened))
+        self._host.add_done_callback(self._host_ended)
         await opened.wait()
         slots = [await self._add_worker() for _ in range(self._size)]
         try:
@@ -183,7 +184,8 @@ class WorkerPool:
             if self._tg is not None:
                 self._tg.cancel_scope.cancel()
             if self._host is not None:
-                await self._host
+                with contextlib.suppress(Exception):  # already logged by _host_ended
+                    await self._host
             for slot in list(self._slots):
                 await slot.worker.reap()
             self._slots.clear()
@@ -200,8 +202,10 @@ class WorkerPool:
         Raises:
             PoolClosedError: The pool is not running, or shut down before the job finished.
         """
-        if self._closed or self._tg is None:
+        if self._closed:
             raise PoolClosedError
+        if self._host is None or self._host.done():
+            raise SandboxError("the JavaScript worker pool is not running (never started, or it failed)")
         pending = _Pending(job, next(self._ids))
         slot = self._take_idle()
         if slot is None:
@@ -313,6 +317,17 @@ class WorkerPool:
             opened.set()
             await anyio.sleep_forever()
 
+    def _host_ended(self, host: asyncio.Task[None]) -> None:
+        if not host.cancelled() and host.exception() is not None:
+            logger.error("the worker pool's supervision failed", exc_info=host.exception())
+        if not self._closed:
+            for pending in self._queue:
+                pending.close()
+            self._queue.clear()
+            for slot in self._slots:
+                if slot.job is not None:
+                    slot.job.close()
+
     async def _add_worker(self, *, replacement: bool = False) -> _Slot:
         """Start a worker process and its supervisor (after a back-off if workers keep failing to start)."""
         assert self._tg is not None
@@ -341,6 +356,9 @@ class WorkerPool:
     async def _supervise(self, slot: _Slot) -> None:
         try:
             await self._follow(slot)
+        except Exception:
+            # A fault here must not take the other workers' supervision down with it.
+            logger.exception("supervising worker %d failed; replacing it", slot.worker.pid)
         finally:
             with anyio.CancelScope(shield=True):
                 await self._retire(slot)
@@ -400,7 +418,6 @@ class WorkerPool:
     async def _retire(self, slot: _Slot) -> None:
         """Reap a worker that ended or must go, answer its job, and start its replacement."""
         slot.state = "gone"
-        slot.settled.set()
         pending, slot.job = slot.job, None
         if not slot.became_ready:
             self._failed_starts += 1
@@ -408,6 +425,7 @@ class WorkerPool:
             self._tg.start_soon(self._replace)
         await slot.worker.reap()
         self._slots.discard(slot)
+        slot.settled.set()
         death = slot.worker.death(self._limits.memory_limit_mb)
         if pending is not None:
             pending.finish(failure_outcome(death, self._elapsed_ms(pending)))

@@ -305,7 +305,10 @@ async def _execute(isolate: _Isolate, request: dict[str, Any], limits: SandboxLi
         logger.error("the runtime returned an unreadable outcome: %.200r", value)
         return failure_outcome(crash_error("the runtime returned an unreadable outcome"), duration_ms)
     error = outcome["error"]
-    if isinstance(error, dict) and error.get("kind") == "syntax" and error.get("line") is None:
+    if isolate.memory_limit_reached():
+        # The limit stopped a timer callback or microtask; the runtime may have finished the run anyway.
+        _fail_for_memory(outcome, memory_error(limits.memory_limit_mb))
+    elif isinstance(error, dict) and error.get("kind") == "syntax" and error.get("line") is None:
         position = await isolate.locate_syntax_error(code, str(outcome.get("syntaxMode")))
         if position is not None:
             error["line"], error["column"] = position
@@ -313,10 +316,15 @@ async def _execute(isolate: _Isolate, request: dict[str, Any], limits: SandboxLi
         replacement = memory_error(limits.memory_limit_mb)
         replacement["line"], replacement["column"] = error.get("line"), error.get("column")
         replacement["stack"] = error.get("stack")
-        outcome["error"] = replacement
-        outcome["ok"] = False
+        _fail_for_memory(outcome, replacement)
     outcome["durationMs"] = round(duration_ms, 3)
     return cast("Outcome", outcome)
+
+
+def _fail_for_memory(outcome: dict[str, Any], error: ErrorInfo) -> None:
+    """Turn ``outcome`` into a memory failure, keeping the output captured before it."""
+    outcome.pop("result", None)
+    outcome.update(ok=False, resultText=None, resultType=None, error=error)
 
 
 async def _stopped(isolate: _Isolate, error: ErrorInfo, duration_ms: float) -> Outcome:
@@ -484,8 +492,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    status = main()
+def _run_and_exit() -> None:
+    try:
+        status = main()
+    except SystemExit as exc:  # bad arguments
+        status = exc.code if isinstance(exc.code, int) else 2
+    except BaseException:
+        logger.exception("the worker failed")
+        status = 1
     sys.stderr.flush()
     # Skip interpreter finalisation: mini-racer's finalizers can block once the event loop is gone.
     os._exit(status)
+
+
+if __name__ == "__main__":
+    _run_and_exit()
