@@ -38,6 +38,7 @@ _FILES = (
     "console.js",
     "timers.js",
     "clone.js",
+    "completion.js",
     "run.js",
     "end.js",
 )

@@ -53,6 +53,7 @@ function resetRun(cap) {
   runState.idleChecks = 0;
   runState.outcome = undefined;
   lineOffset = 0;
+  columnShift.line = 0;
   stringKeepChars = MathMax(cap, 1024);
   resetOutput(cap);
   resetTimers();
@@ -98,6 +99,12 @@ function startRun(code, inputJson, optionsJson) {
       body = indirectEval('(async function () {\n' + code + '\n})\n//# sourceURL=' + SCRIPT_NAME);
     } catch (asyncError) {
       return reportSyntaxError(isParseTimeSyntaxError(asyncError) ? asyncError : error, 'async');
+    }
+    const completion = compileWithCompletion(code);
+    if (completion !== undefined) {
+      body = completion.body;
+      columnShift.line = completion.line;
+      columnShift.column = completion.column;
     }
     runState.asyncMode = true;
     lineOffset = 1;

@@ -9,6 +9,10 @@ const FRAME_START = '\n    at ';
 // Lines to subtract in main.js locations: 1 when the code runs as the body of an async
 // function, whose first line is the wrapper's. Set by run(); used only by adjustFrame.
 let lineOffset = 0;
+// Where the runtime inserted `return (` into the model's line (async mode's completion value):
+// columns after it on that line are reported as the model wrote them.
+const RETURN_PREFIX_LENGTH = 'return ('.length;
+const columnShift = { line: 0, column: 0 };
 
 function isErrorValue(value) {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
@@ -66,6 +70,18 @@ function adjustFrame(frame) {
       const line = MathMax(1, NumberParseInt(StringPrototypeSlice(frame, digitsStart, digitsEnd), 10) - lineOffset);
       result += StringPrototypeSlice(frame, position, digitsStart) + line;
       position = digitsEnd;
+      if (line === columnShift.line && frame[digitsEnd] === ':') {
+        let columnEnd = digitsEnd + 1;
+        while (columnEnd < frame.length) {
+          const code = StringPrototypeCharCodeAt(frame, columnEnd);
+          if (code < 48 || code > 57) break;
+          columnEnd++;
+        }
+        let column = NumberParseInt(StringPrototypeSlice(frame, digitsEnd + 1, columnEnd), 10);
+        if (column >= columnShift.column + RETURN_PREFIX_LENGTH) column -= RETURN_PREFIX_LENGTH;
+        result += ':' + column;
+        position = columnEnd;
+      }
     }
     found = StringPrototypeIndexOf(frame, needle, digitsEnd);
   }

@@ -116,7 +116,7 @@ async def test_input_is_a_global_copy_the_code_may_change(client: Client) -> Non
     ("code", "name", "line", "column"),
     [
         pytest.param("let a = 1;\nlet b = a +* 2;", "SyntaxError", 2, 12, id="script"),
-        pytest.param("const v = await 1;\nreturn v +* 2;", "SyntaxError", 2, 10, id="async-body"),
+        pytest.param("const v = await 1;\nreturn v +* 2;", "SyntaxError", 2, 11, id="async-body"),
     ],
 )
 async def test_syntax_errors_report_line_and_column_in_the_submitted_code(
@@ -250,6 +250,7 @@ async def own_server() -> AsyncIterator[tuple[Client, App]]:
         yield connected, app
 
 
+@pytest.mark.filterwarnings("ignore:ping is removed:mcp.shared.exceptions.MCPDeprecationWarning")
 async def test_ping_is_answered_while_code_runs_away(own_server: tuple[Client, App]) -> None:
     connected, _ = own_server
     pings = 0

@@ -76,9 +76,31 @@ def test_top_level_return_without_await_also_uses_the_async_form(run_js: RunJs) 
     assert (outcome["async"], outcome["result"]) == (True, 6)
 
 
-def test_async_code_without_return_has_an_undefined_result(run_js: RunJs) -> None:
-    outcome = run_js("await null; 5")
-    assert outcome["resultText"] == "undefined"
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        pytest.param("await null; 5", "5", id="same-line"),
+        pytest.param("const v = await Promise.resolve(2);\nv * 21", "42", id="next-line"),
+        pytest.param("const v = await 1;\nv * 2;  // done", "2", id="semicolon-and-comment"),
+        pytest.param("await null\nconst a = [1, 2]\na\n  .map(x => x * 2)", "[ 2, 4 ]", id="continued-line"),
+        pytest.param("await 0;\nconst s = 'a;b';\ns.split(';')", "[ 'a', 'b' ]", id="semicolon-in-string"),
+        pytest.param("await 0;\nconst re = /;/g;\n'a;b'.replace(re, '-')", "'a-b'", id="semicolon-in-regexp"),
+        pytest.param("await 0; if (true) { 1 }", "undefined", id="statement-last"),
+        pytest.param("await 0; const k = 1;", "undefined", id="declaration-last"),
+    ],
+)
+def test_async_code_gives_its_last_expression_as_the_result_like_a_repl(
+    run_js: RunJs, code: str, expected: str
+) -> None:
+    outcome = run_js(code)
+    assert outcome["error"] is None
+    assert outcome["resultText"] == expected
+
+
+def test_errors_in_a_returned_last_expression_keep_the_models_columns(run_js: RunJs) -> None:
+    outcome = run_js("await 0; undefined.z")
+    assert (outcome["error"]["line"], outcome["error"]["column"]) == (1, 20)
+    assert "main.js:1:20" in outcome["error"]["stack"]
 
 
 def test_a_promise_result_is_awaited(run_js: RunJs) -> None:
