@@ -44,7 +44,9 @@ _MAX_STDERR_LINE = 4096
 _REAP_TIMEOUT_S = 5.0
 _STDERR_DRAIN_S = 1.0
 # Variables a worker inherits; the rest of the server's environment (tokens, say) stays out of reach.
-_INHERITED_ENV = ("PATH", "PYTHONHOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR")
+_INHERITED_ENV = ("PATH", "PYTHONHOME", "TMPDIR")
+# V8 takes its default locale from these: fixed, so that toLocaleString() does not depend on the host.
+_FIXED_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
 
 def describe_death(returncode: int | None, stderr_tail: Iterable[str], memory_limit_mb: int) -> ErrorInfo:
@@ -75,7 +77,7 @@ def worker_command(limits: SandboxLimits) -> list[str]:
 
 
 def _worker_env() -> dict[str, str]:
-    env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
+    env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ} | _FIXED_ENV
     # The same import path as this process, so the worker finds this very package and js_runtime.
     env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(entry) for entry in sys.path if entry)
     return env

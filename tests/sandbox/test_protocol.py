@@ -143,3 +143,19 @@ def test_limits_default_to_the_settings_constants() -> None:
         output_cap_bytes=settings.DEFAULT_OUTPUT_CAP_BYTES,
         timezone=settings.DEFAULT_TIMEZONE,
     )
+
+
+def test_the_sandbox_package_exports_exactly_its_public_names() -> None:
+    import sandbox_server.sandbox as sandbox
+
+    assert sorted(sandbox.__all__) == [
+        "ErrorInfo",
+        "ErrorKind",
+        "GRACE_MS",
+        "Job",
+        "Outcome",
+        "SandboxLimits",
+        "WorkerPool",
+        "engine_versions",
+    ]
+    assert all(hasattr(sandbox, name) for name in sandbox.__all__)

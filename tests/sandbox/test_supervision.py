@@ -211,6 +211,24 @@ async def test_the_time_zone_comes_from_the_limits() -> None:
         assert outcome["result"] == ["America/New_York", 19]
 
 
+async def test_the_engine_locale_and_environment_do_not_depend_on_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    monkeypatch.setenv("SANDBOX_AUTH_TOKEN", "secret")
+    async with WorkerPool(1) as single:
+        (pid,) = single.pids()
+        variables = _environment_of(pid)
+        outcome = await run_js(single, "[(1234.5).toLocaleString(), Intl.DateTimeFormat().resolvedOptions().locale]")
+    assert outcome["result"] == ["1,234.5", "en-US"]
+    assert "SANDBOX_AUTH_TOKEN" not in variables
+
+
+def _environment_of(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/environ", "rb") as environ:
+        items = environ.read().decode().split("\0")
+    return dict(item.split("=", 1) for item in items if item)
+
+
 def _use_fake_worker(monkeypatch: pytest.MonkeyPatch, behaviour: str) -> None:
     def command(limits: SandboxLimits) -> list[str]:
         return [sys.executable, "-m", "tests.sandbox.fake_worker", behaviour]
