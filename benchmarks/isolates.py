@@ -18,8 +18,13 @@ def measure(plan: Plan, progress: Progress) -> Section:
         ("raw_async", "raw: new isolate + `1+1` + close (asyncio)", engine.new_isolate_async),
         (
             "runtime",
-            "server path: new isolate + memory limit + js_runtime + close (asyncio, as a worker)",
+            "server path: new isolate + memory limit + js_runtime + close (asyncio)",
             engine.runtime_isolate_async,
+        ),
+        (
+            "runtime_warm",
+            "server path as a worker prepares one: the above + a warm-up run of `0`",
+            engine.warmed_runtime_isolate_async,
         ),
     ]
     section = Section("isolates", "1. Isolate start-up")
@@ -31,6 +36,7 @@ def measure(plan: Plan, progress: Progress) -> Section:
         section.rows.append(Row(key, label, "ms", samples))
     section.compare("raw_async", "raw_sync", short="raw sync")
     section.compare("runtime", "raw_async", short="raw asyncio")
+    section.compare("runtime_warm", "raw_async", short="raw asyncio")
     section.notes.append(
         "A worker prepares the next isolate right after answering a call, so this cost is off the critical "
         "path of one call but bounds how many calls a worker can take per second."

@@ -5,19 +5,33 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["children", "cmdline", "descendants", "rss_bytes"]
+__all__ = ["children", "cmdline", "cpu_ms", "descendants", "rss_bytes"]
 
 _PROC = Path("/proc")
+_TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 
 
-def _parent(pid: int) -> int | None:
+def _stat_fields(pid: int) -> list[str] | None:
+    """Fields of /proc/PID/stat from the third (state) on; None when the process has exited."""
     try:
         stat = (_PROC / str(pid) / "stat").read_text()
     except OSError:
         return None
     # The command name (field 2) is in parentheses and may itself contain spaces or parentheses.
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return int(fields[1])
+    return stat[stat.rindex(")") + 2 :].split()
+
+
+def _parent(pid: int) -> int | None:
+    fields = _stat_fields(pid)
+    return None if fields is None else int(fields[1])
+
+
+def cpu_ms(pid: int) -> float:
+    """CPU time ``pid`` has used so far (user + system, all threads), in milliseconds; 0 when it has exited."""
+    fields = _stat_fields(pid)
+    if fields is None:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) * 1000 / _TICKS_PER_S
 
 
 def children(pid: int) -> list[int]:

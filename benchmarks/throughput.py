@@ -1,12 +1,15 @@
-"""Section 4: execute_js calls per second with several calls in flight on one server."""
+"""Section 4: execute_js calls per second with several calls in flight on one server, and the CPU each call
+costs in each process (which bounds the rate the machine's cores allow)."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 
 import anyio
 
+from benchmarks import procfs
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
@@ -38,14 +41,49 @@ async def _burst(
     return time.perf_counter() - started, latencies
 
 
+def _processes(server: RunningServer) -> dict[str, list[int]]:
+    pid, workers = server.processes()
+    return {"client": [os.getpid()], "server": [pid] if pid is not None else [], "workers": workers}
+
+
+def _cpu(processes: dict[str, list[int]]) -> dict[str, float]:
+    return {role: sum(procfs.cpu_ms(pid) for pid in pids) for role, pids in processes.items()}
+
+
+def _cpu_rows(before: dict[str, float], after: dict[str, float], calls: int, in_flight: int) -> list[Row]:
+    per_call = {role: (after[role] - before[role]) / calls for role in before}
+    total = sum(per_call.values())
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    labels = {
+        "client": "CPU per call: this process (MCP client)",
+        "server": "CPU per call: server process (MCP + pool)",
+        "workers": "CPU per call: worker processes (run + next isolate)",
+    }
+    rows = [Row(f"cpu.{role}", label, "ms", [per_call[role]]) for role, label in labels.items()]
+    ceiling = cores * 1000 / total if total > 0 else 0.0
+    rows.append(
+        Row(
+            "cpu.total",
+            "CPU per call: all processes",
+            "ms",
+            [total],
+            note=f"with {in_flight} in flight; {cores} cores allow at most {ceiling:.0f} calls/s at this cost",
+        )
+    )
+    return rows
+
+
 async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Section:
     progress.section("throughput")
-    _, workers = server.processes()
-    section = Section("throughput", f"4. Throughput (one server, {len(workers)} worker processes)")
+    processes = _processes(server)
+    section = Section("throughput", f"4. Throughput (one server, {len(processes['workers'])} worker processes)")
     await _burst(server, plan.warmup * 2, max(plan.concurrency), None)
+    cpu_rows: list[Row] = []
     for in_flight in plan.concurrency:
         bar = progress.bar(f"{in_flight} in flight", plan.throughput_calls)
+        before = _cpu(processes)
         seconds, latencies = await _burst(server, plan.throughput_calls, in_flight, bar.advance)
+        after = _cpu(processes)
         bar.close()
         latency = summarize(latencies)
         section.rows.append(
@@ -57,7 +95,15 @@ async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Sect
                 note=f"{plan.throughput_calls} calls; latency median {latency.median:.2f} ms, p95 {latency.p95:.2f} ms",
             )
         )
+        cpu_rows = _cpu_rows(before, after, plan.throughput_calls, in_flight)
+    section.rows.extend(cpu_rows)
     first = f"in_flight_{plan.concurrency[0]}"
     for in_flight in plan.concurrency[1:]:
         section.compare(f"in_flight_{in_flight}", first, short=f"{plan.concurrency[0]} in flight")
+    for role in ("client", "server", "workers"):
+        section.compare(f"cpu.{role}", "cpu.total", short="all processes")
+    section.notes.append(
+        "CPU per call is user + system time from /proc/PID/stat over the burst with the most calls in flight, "
+        "divided by its calls; clock ticks are 10 ms, so with few calls (--quick) it is coarse."
+    )
     return section
