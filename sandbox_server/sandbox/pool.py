@@ -4,8 +4,8 @@ A job goes to an idle worker that has announced ``ready`` (a fresh isolate waits
 The pool owns the deadline: ``timeout_ms + GRACE_MS`` after dispatch it SIGKILLs the worker and answers
 ``timeout``; the worker's own, shorter timeout normally answers first with the output captured so far. Each
 worker has a supervisor task that reads its messages, keeps its stderr, and, when the process ends or
-misbehaves (no ``ready`` soon after an outcome: a runaway microtask loop still holds the isolate), reaps it,
-tells its job how it died, and starts a replacement in the background. The pool never imports the engine.
+misbehaves (no ``ready`` soon after an outcome: disposing of the isolate or preparing the next one hangs),
+reaps it, tells its job how it died, and starts a replacement in the background. The pool never imports the engine.
 
 The background tasks live in a task group owned by a host task of their own, so that ``start()`` and
 ``aclose()`` can be called from anywhere without tying a caller's task to the pool's lifetime. The pool
@@ -84,6 +84,7 @@ class _Slot:
         self.state: _SlotState = "starting"
         self.job: _Pending | None = None
         self.became_ready = False
+        self.abandoned = False  # killed on purpose: a deadline or a cancellation
         self.settled = anyio.Event()  # first ready, or death before it
         self.spawned_at = time.perf_counter()
 
@@ -200,7 +201,8 @@ class WorkerPool:
         worker is killed and replaced.
 
         Raises:
-            PoolClosedError: The pool is not running, or shut down before the job finished.
+            PoolClosedError: The pool was shut down, before or while the job waited or ran.
+            SandboxError: The pool was never started, or its supervision failed.
         """
         if self._closed:
             raise PoolClosedError
@@ -300,6 +302,7 @@ class WorkerPool:
         """Kill the worker running ``pending``; its supervisor replaces it."""
         if slot.job is pending:
             slot.job = None
+        slot.abandoned = True
         if slot.state != "gone":
             logger.info("killing worker %d: %s", slot.worker.pid, why)
             slot.state = "gone"
@@ -430,4 +433,5 @@ class WorkerPool:
         if pending is not None:
             pending.finish(failure_outcome(death, self._elapsed_ms(pending)))
         if not self._closed:
-            logger.warning("worker %d ended (%s): %s", slot.worker.pid, death["message"], slot.worker.last_words())
+            level = logging.INFO if slot.abandoned else logging.WARNING
+            logger.log(level, "worker %d ended (%s): %s", slot.worker.pid, death["message"], slot.worker.last_words())
