@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -113,11 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _settings_from(args: argparse.Namespace) -> Settings:
-    given = {
-        field: getattr(args, field)
-        for _, field, _, _ in _SETTING_FLAGS
-        if getattr(args, field, None) is not None
-    }
+    given = {field: getattr(args, field) for _, field, _, _ in _SETTING_FLAGS if getattr(args, field, None) is not None}
     for field in ("log_level", "transport", "host", "port", "allowed_hosts"):
         if getattr(args, field, None) is not None:
             given[field] = getattr(args, field)
@@ -133,13 +130,11 @@ def _configure_logging(level: str) -> None:
 
 
 def _print_versions() -> None:
-    from sandbox_server.server import package_version
     from sandbox_server.sandbox import engine_versions
+    from sandbox_server.server import package_version
 
     versions = engine_versions()
-    sys.stdout.write(
-        f"sandbox-server {package_version()} (mini-racer {versions['miniRacer']}, V8 {versions['v8']})\n"
-    )
+    sys.stdout.write(f"sandbox-server {package_version()} (mini-racer {versions['miniRacer']}, V8 {versions['v8']})\n")
 
 
 def _settings_env(settings: Settings) -> dict[str, str]:
@@ -152,19 +147,18 @@ def _settings_env(settings: Settings) -> dict[str, str]:
     return env
 
 
-async def _tools_command(args: argparse.Namespace, settings: Settings) -> int:
-    from mcp import Client, StdioServerParameters
-
+def _call_arguments(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The tool arguments from --args and --code-file; None (after saying why on stderr) when unusable."""
     arguments: dict[str, Any] = {}
     if args.tools_command == "call":
         try:
             parsed = json.loads(args.args)
         except json.JSONDecodeError as exc:
             sys.stderr.write(f"sandbox-server: --args is not valid JSON: {exc}\n")
-            return 2
+            return None
         if not isinstance(parsed, dict):
-            sys.stderr.write("sandbox-server: --args must be a JSON object, e.g. '{\"a\": 1, \"b\": 2}'\n")
-            return 2
+            sys.stderr.write('sandbox-server: --args must be a JSON object, e.g. \'{"a": 1, "b": 2}\'\n')
+            return None
         arguments = parsed
         if args.code_file is not None:
             try:
@@ -175,21 +169,29 @@ async def _tools_command(args: argparse.Namespace, settings: Settings) -> int:
                         arguments["code"] = handle.read()
             except OSError as exc:
                 sys.stderr.write(f"sandbox-server: cannot read --code-file: {exc}\n")
-                return 2
+                return None
 
-    target: Any
-    if args.url:
-        from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
+    return arguments
 
-        token = settings.auth_token.get_secret_value() if settings.auth_token else None
-        headers = {"Authorization": f"Bearer {token}"} if token else None
-        target = streamable_http_client(args.url, http_client=create_mcp_http_client(headers=headers))
-    else:
-        target = StdioServerParameters(
-            command=sys.executable, args=["-m", "sandbox_server", "serve"], env=_settings_env(settings)
-        )
-    async with Client(target, mode="legacy") as client:
+
+async def _tools_command(args: argparse.Namespace, settings: Settings, arguments: dict[str, Any]) -> int:
+    from mcp import Client, StdioServerParameters
+
+    async with contextlib.AsyncExitStack() as stack:
+        target: Any
+        if args.url:
+            from mcp.client.streamable_http import streamable_http_client
+            from mcp.shared._httpx_utils import create_mcp_http_client
+
+            token = settings.auth_token.get_secret_value() if settings.auth_token else None
+            headers = {"Authorization": f"Bearer {token}"} if token else None
+            http_client = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+            target = streamable_http_client(args.url, http_client=http_client)
+        else:
+            target = StdioServerParameters(
+                command=sys.executable, args=["-m", "sandbox_server", "serve"], env=_settings_env(settings)
+            )
+        client = await stack.enter_async_context(Client(target, mode="legacy"))
         if args.tools_command == "list":
             listed = await client.list_tools()
             if args.json:
@@ -245,8 +247,11 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 2
     _configure_logging(settings.log_level if args.command in (None, "serve") else "warning")
     if args.command == "tools":
+        arguments = _call_arguments(args)
+        if arguments is None:
+            return 2
         try:
-            return anyio.run(_tools_command, args, settings)
+            return anyio.run(_tools_command, args, settings, arguments)
         except Exception as exc:
             sys.stderr.write(f"sandbox-server: the call failed: {exc}\n")
             return 1

@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from sandbox_server.server import App
 from sandbox_server.settings import Settings, is_loopback
 
-__all__ = ["MCP_PATH", "HEALTH_PATH", "build_http_app", "serve_http"]
+__all__ = ["HEALTH_PATH", "MCP_PATH", "build_http_app", "serve_http"]
 
 logger = logging.getLogger(__name__)
 

@@ -127,7 +127,9 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
     # are sent as notifications.
     levels: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
 
-    async def set_logging_level(ctx: ServerRequestContext[App], params: types.SetLevelRequestParams) -> types.EmptyResult:
+    async def set_logging_level(
+        ctx: ServerRequestContext[App], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
         levels[ctx.session] = _LEVELS.index(params.level)
         return types.EmptyResult()
 
@@ -179,4 +181,3 @@ def _outcome_label(result: ToolResult) -> str:
     if isinstance(failure, dict) and isinstance(failure.get("kind"), str):
         return str(failure["kind"])
     return result.kind
-

@@ -54,7 +54,10 @@ def _parse_error(exc: Exception) -> SessionMessage:
     error = types.JSONRPCError(
         jsonrpc="2.0",
         id=None,
-        error=types.ErrorData(code=types.PARSE_ERROR, message=f"Parse error: the line is not a JSON-RPC message ({exc.__class__.__name__})"),
+        error=types.ErrorData(
+            code=types.PARSE_ERROR,
+            message=f"Parse error: the line is not a JSON-RPC message ({exc.__class__.__name__})",
+        ),
     )
     return SessionMessage(error)
 

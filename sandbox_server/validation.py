@@ -60,7 +60,7 @@ def _expected(schema: Any) -> str:
         "null": "null",
     }
     if isinstance(kind, list):
-        text = " or ".join(words.get(k, k) for k in kind)
+        text = " or ".join(words.get(str(k), str(k)) for k in kind)
     else:
         text = words.get(str(kind), "a value") if kind else "a value"
     details = []
@@ -111,6 +111,10 @@ class ArgumentValidator:
             return f"argument '{field}': got {_describe(error.instance)}, expected {_expected(error.schema)}"
         if error.validator in ("maxLength", "minLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             limit = error.validator_value
-            shown = _describe(error.instance) if not isinstance(error.instance, str) else f"a string of {len(error.instance)} characters"
+            shown = (
+                _describe(error.instance)
+                if not isinstance(error.instance, str)
+                else f"a string of {len(error.instance)} characters"
+            )
             return f"argument '{field}': got {shown}, but {error.validator} is {limit}"
         return f"argument '{field}': {error.message}"

@@ -41,16 +41,16 @@ async def output_schema(client: Client) -> dict[str, Any]:
         pytest.param("const xs = [3, 1, 2]; xs.sort()", "[ 1, 2, 3 ]", [1, 2, 3], id="completion-value"),
         pytest.param("2n ** 100n", "1267650600228229401496703205376n", "1267650600228229401496703205376", id="bigint"),
         pytest.param("'a' + 'b'", "'ab'", "ab", id="string"),
-        pytest.param("({a: 1, b: [true, null]})", "{ a: 1, b: [ true, null ] }", {"a": 1, "b": [True, None]}, id="object"),
+        pytest.param(
+            "({a: 1, b: [true, null]})", "{ a: 1, b: [ true, null ] }", {"a": 1, "b": [True, None]}, id="object"
+        ),
         pytest.param("await Promise.resolve(41) + 1", "42", 42, id="top-level-await"),
         pytest.param("const x = 6; return x * 7", "42", 42, id="top-level-return"),
         pytest.param("Promise.resolve('later')", "'later'", "later", id="promise-result"),
         pytest.param(
             "await new Promise(resolve => setTimeout(() => resolve('tick'), 5))", "'tick'", "tick", id="timer"
         ),
-        pytest.param(
-            "new Map([['k', 1]])", "Map(1) { 'k' => 1 }", {"k": 1}, id="map"
-        ),
+        pytest.param("new Map([['k', 1]])", "Map(1) { 'k' => 1 }", {"k": 1}, id="map"),
     ],
 )
 async def test_the_result_is_the_completion_value_rendered_and_as_json(
@@ -97,7 +97,7 @@ console.log('%s is %d', 'n', 7);
 
 
 async def test_cyclic_results_are_marked_in_text_and_json(client: Client) -> None:
-    text, structured, is_error = await run_js(client, "const a = {name: 'a'}; a.me = a; a")
+    _text, structured, is_error = await run_js(client, "const a = {name: 'a'}; a.me = a; a")
     assert is_error is False
     assert structured["resultText"] == "<ref *1> { name: 'a', me: [Circular *1] }"
     assert structured["result"] == {"name": "a", "me": "[Circular]"}
@@ -106,7 +106,7 @@ async def test_cyclic_results_are_marked_in_text_and_json(client: Client) -> Non
 async def test_input_is_a_global_copy_the_code_may_change(client: Client) -> None:
     data = {"rows": [{"price": 2.5, "qty": 4}, {"price": 10, "qty": 1}]}
     code = "input.rows.push({price: 1, qty: 1}); input.rows.reduce((s, r) => s + r.price * r.qty, 0)"
-    text, structured, is_error = await run_js(client, code, input=data)
+    _text, structured, is_error = await run_js(client, code, input=data)
     assert is_error is False
     assert structured["result"] == 21
     assert data["rows"] == [{"price": 2.5, "qty": 4}, {"price": 10, "qty": 1}]

@@ -80,10 +80,9 @@ async def test_with_a_token_configured_requests_must_carry_it() -> None:
         assert missing.status_code == 401
         assert wrong.status_code == 401
         assert health.status_code == 200
-        transport = streamable_http_client(
-            base + "/mcp", http_client=create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
-        )
         with anyio.fail_after(60):
-            async with Client(transport, mode="legacy") as client:
-                result = await client.call_tool("add", {"a": 2, "b": 2})
+            async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http_client:
+                transport = streamable_http_client(base + "/mcp", http_client=http_client)
+                async with Client(transport, mode="legacy") as client:
+                    result = await client.call_tool("add", {"a": 2, "b": 2})
         assert result.content[0].text.splitlines()[0] == "Result: 4"  # type: ignore[union-attr]
