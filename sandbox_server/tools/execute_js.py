@@ -31,8 +31,8 @@ aggregation over data you pass in `input`, sorting, counting, string processing 
 checking a calculation.
 
 How results work: the value of the last expression is the result, as in a browser console \
-(`const xs = [3, 1, 2]; xs.sort()` gives [1, 2, 3]). If the code uses top-level `await` or `return`, it runs as \
-the body of an async function and the returned value is the result. A Promise result is awaited. \
+(`const xs = [3, 1, 2]; xs.sort()` gives [1, 2, 3]); top-level `await` works (then the last expression, or the \
+value given to a top-level `return`, is the result). A Promise result is awaited. \
 console.log/info/debug go to stdout and console.warn/error to stderr; objects, Map, Set, BigInt and cyclic values \
 are printed readably. The result also comes back as JSON in structured form when it is JSON-representable.
 
