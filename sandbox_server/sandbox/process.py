@@ -21,7 +21,14 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from sandbox_server.errors import SandboxError
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.outcome import ErrorInfo, crash_error, memory_error
-from sandbox_server.sandbox.protocol import HEADER, decode_frame, encode_frame, frame_length
+from sandbox_server.sandbox.protocol import (
+    HEADER,
+    decode_frame,
+    encode_frame,
+    frame_length,
+    may_hold_surrogates,
+    well_formed,
+)
 
 __all__ = [
     "OOM_MARKERS",
@@ -122,14 +129,16 @@ class WorkerProcess:
         await self._stdin.send(encode_frame(message))
 
     async def receive(self) -> dict[str, Any]:
-        """Read the next message.
+        """Read the next message; a lone surrogate in its strings (JavaScript allows them) comes back as U+FFFD.
 
         Raises:
             anyio.IncompleteRead: The process closed its stdout (it died).
             ProtocolError: The bytes are not a valid frame.
         """
         header = await self._stdout.receive_exactly(HEADER.size)
-        return decode_frame(await self._stdout.receive_exactly(frame_length(header)))
+        body = await self._stdout.receive_exactly(frame_length(header))
+        message = decode_frame(body)
+        return well_formed(message) if may_hold_surrogates(body) else message
 
     async def follow_stderr(self) -> None:
         """Forward stderr to the log at debug level and keep its tail, until the stream ends."""

@@ -19,6 +19,7 @@ Worker -> pool::
 from __future__ import annotations
 
 import json
+import re
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,10 +37,12 @@ __all__ = [
     "decode_frame",
     "encode_frame",
     "frame_length",
+    "may_hold_surrogates",
     "outcome_from_message",
     "outcome_message",
     "ready_message",
     "run_message",
+    "well_formed",
 ]
 
 HEADER = struct.Struct(">I")
@@ -97,6 +100,32 @@ def decode_frame(body: bytes) -> dict[str, Any]:
     if not isinstance(message, dict) or not isinstance(message.get("op"), str):
         raise ProtocolError("frame is not a message object with an 'op'")
     return message
+
+
+# Raw UTF-8 cannot hold a surrogate, so one reaches a decoded string only through a ``\\uD800``-``\\uDFFF``
+# escape; JSON decoding joins an escaped pair into one character, so what remains is a lone surrogate.
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def may_hold_surrogates(body: bytes) -> bool:
+    """Whether the message decoded from the frame ``body`` may hold a lone surrogate (a cheap, inexact check)."""
+    return _ESCAPED_SURROGATE.search(body) is not None
+
+
+def well_formed(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings, keys included, replaced by U+FFFD.
+
+    JavaScript strings may hold lone surrogates (half of an emoji cut by ``slice``); UTF-8 cannot encode them,
+    and a single one in a tool result would make the transport fail to send the response.
+    """
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [well_formed(item) for item in value]
+    if isinstance(value, dict):
+        return {well_formed(key): well_formed(item) for key, item in value.items()}
+    return value
 
 
 def run_message(job_id: int, job: Job) -> dict[str, Any]:
