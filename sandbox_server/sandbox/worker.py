@@ -100,6 +100,9 @@ _SYNTAX_PROBE_LINE_OFFSET = 1
 _PARSE_MESSAGE = re.compile(r"^[^\n]*?:(\d+): [^\n]*\n([^\n]*)\n( *)\^")
 _LINE_TERMINATORS = re.compile("\r\n|[\n\r\u2028\u2029]")
 
+# mini-racer hands strings to V8 as UTF-8, which has no encoding for a lone surrogate; a request may hold one.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 # RangeError messages V8 gives when memory outside the heap cannot be had (RLIMIT_DATA reached).
 _OFF_HEAP_FAILURES = ("Array buffer allocation failed", "could not allocate memory", "Unable to grow instance memory")
 
@@ -301,9 +304,27 @@ def _is_off_heap_failure(error: Any) -> bool:
     return isinstance(message, str) and any(phrase in message for phrase in _OFF_HEAP_FAILURES)
 
 
+def _escape_surrogate(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def _engine_text(code: str, input_json: str) -> tuple[str, str]:
+    """``code`` and ``input_json`` in a form mini-racer can pass to V8, which takes UTF-8 only.
+
+    A lone surrogate in the input JSON (it can only be inside a string) becomes its ``\\u`` escape, so the code
+    reads exactly the string that was sent. One in the code becomes U+FFFD, a single UTF-16 unit like the
+    surrogate, so that line and column numbers still match the code as sent.
+    """
+    if _SURROGATE.search(code):
+        code = _SURROGATE.sub("\ufffd", code)
+    if _SURROGATE.search(input_json):
+        input_json = _SURROGATE.sub(_escape_surrogate, input_json)
+    return code, input_json
+
+
 async def _execute(isolate: _Isolate, request: dict[str, Any], limits: SandboxLimits) -> Outcome:
     """Run one job in ``isolate`` and build its outcome; never raises for anything the code does."""
-    code: str = request["code"]
+    code, input_json = _engine_text(request["code"], request["input"])
     timeout_ms: int = request["timeoutMs"]
     options = _run_options(limits)
     loop = asyncio.get_running_loop()
@@ -313,7 +334,7 @@ async def _execute(isolate: _Isolate, request: dict[str, Any], limits: SandboxLi
         return (loop.time() - started) * 1000
 
     try:
-        value = await asyncio.wait_for(isolate.start(code, request["input"], options), timeout_ms / 1000)
+        value = await asyncio.wait_for(isolate.start(code, input_json, options), timeout_ms / 1000)
         if isinstance(value, JSPromise):
             value = await isolate.settle(value, started + timeout_ms / 1000)
     except Exception as exc:
