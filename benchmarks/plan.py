@@ -17,7 +17,8 @@ class Plan:
         warmup: Unmeasured iterations before each measured path.
         isolate_iterations: Isolates created per start-up measurement.
         engine_iterations: Evaluations on a warm isolate, per path.
-        latency_iterations: End-to-end calls per kind of call.
+        latency_iterations: End-to-end calls per kind of call, back to back.
+        spaced_iterations: End-to-end calls per kind of call with a pause before each.
         node_iterations: ``node`` processes per snippet.
         work_iterations: Runs of each real-work snippet, per path.
         throughput_calls: Calls made at each level of concurrency.
@@ -32,6 +33,7 @@ class Plan:
     isolate_iterations: int
     engine_iterations: int
     latency_iterations: int
+    spaced_iterations: int
     node_iterations: int
     work_iterations: int
     throughput_calls: int
@@ -49,12 +51,13 @@ DEFAULT = Plan(
     warmup=20,
     isolate_iterations=200,
     engine_iterations=2000,
-    latency_iterations=300,
+    latency_iterations=500,
+    spaced_iterations=40,
     node_iterations=20,
-    work_iterations=15,
-    throughput_calls=400,
+    work_iterations=25,
+    throughput_calls=800,
     concurrency=(1, 2, 4, 8),
-    cold_starts=5,
+    cold_starts=7,
     memory_first=50,
     memory_calls=1000,
 )
@@ -65,6 +68,7 @@ QUICK = Plan(
     isolate_iterations=20,
     engine_iterations=200,
     latency_iterations=30,
+    spaced_iterations=4,
     node_iterations=3,
     work_iterations=3,
     throughput_calls=60,
