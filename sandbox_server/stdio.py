@@ -3,7 +3,10 @@
 The SDK's stdio transport stops as soon as stdin reaches end-of-file, dropping requests still being worked on,
 and it ignores lines that are not JSON. Between the transport and the server this module puts a thin relay that
 
-- answers an unparseable line with a JSON-RPC parse error (``-32700``, ``id: null``), as JSON-RPC 2.0 requires;
+- answers a line that is not JSON with a parse error (``-32700``, ``id: null``) and JSON that is not a
+  JSON-RPC message with an invalid-request error (``-32600``), as JSON-RPC 2.0 requires;
+- answers itself what the SDK would mishandle: a request whose id is not a string or an integer, a second
+  request under the id of one still in progress, a second ``initialize`` (``-32600`` each);
 - on end-of-input or SIGTERM stops reading, waits until every request already received has been answered
   (bounded by ``drain_timeout``), and only then lets the server shut down (which stops the worker pool).
 """
@@ -19,7 +22,9 @@ import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 __all__ = ["InFlight", "relay_until_drained", "serve_stdio"]
 
@@ -27,39 +32,107 @@ logger = logging.getLogger(__name__)
 
 
 class InFlight:
-    """The ids of requests received and not yet answered."""
+    """The requests received and not yet answered (by id, with their method), and whether the handshake is done."""
 
     def __init__(self) -> None:
-        self._ids: set[types.RequestId] = set()
+        self._methods: dict[types.RequestId, str] = {}
         self._changed = anyio.Event()
+        self.initialized = False
 
-    def add(self, request_id: types.RequestId) -> None:
-        self._ids.add(request_id)
+    def add(self, request_id: types.RequestId, method: str) -> None:
+        self._methods[request_id] = method
 
-    def discard(self, request_id: types.RequestId | None) -> None:
-        if request_id is not None and request_id in self._ids:
-            self._ids.discard(request_id)
-            self._changed.set()
-            self._changed = anyio.Event()
+    def answered(self, message: types.JSONRPCResponse | types.JSONRPCError) -> None:
+        """The server answered ``message.id``; a successful ``initialize`` completes the handshake."""
+        if message.id is None or message.id not in self._methods:
+            return
+        if self._methods.pop(message.id) == "initialize" and isinstance(message, types.JSONRPCResponse):
+            self.initialized = True
+        self._notify()
+
+    def cancelled(self, request_id: types.RequestId | None) -> None:
+        """The client cancelled ``request_id``: the server will not answer it (the SDK matches "7" and 7)."""
+        if request_id is None:
+            return
+        key = coerce_request_id(request_id)
+        for known in [known for known in self._methods if coerce_request_id(known) == key]:
+            del self._methods[known]
+        self._notify()
+
+    def __contains__(self, request_id: types.RequestId) -> bool:
+        return request_id in self._methods
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._methods)
+
+    def initializing(self) -> bool:
+        return "initialize" in self._methods.values()
 
     async def wait_empty(self) -> None:
-        while self._ids:
+        while self._methods:
             await self._changed.wait()
 
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = anyio.Event()
 
-def _parse_error(exc: Exception) -> SessionMessage:
-    error = types.JSONRPCError(
-        jsonrpc="2.0",
-        id=None,
-        error=types.ErrorData(
-            code=types.PARSE_ERROR,
-            message=f"Parse error: the line is not a JSON-RPC message ({exc.__class__.__name__})",
-        ),
+
+def _screen(message: types.JSONRPCMessage, in_flight: InFlight) -> SessionMessage | None:
+    """The relay's own answer to a message the server must not see, or None to pass it on.
+
+    The SDK would take a request with an unusable id for a notification and never answer it, run two requests
+    under one id so that their answers cannot be told apart, and answer every ``initialize`` again. It
+    also never answers a cancelled request, so that one stops counting as in flight.
+    """
+    if isinstance(message, types.JSONRPCNotification):
+        if not message.method.startswith("notifications/"):
+            return _error(
+                None,
+                types.INVALID_REQUEST,
+                f"Invalid Request: {message.method!r} is a request and needs an id that is a string or an integer",
+            )
+        if message.method == "notifications/cancelled":
+            in_flight.cancelled(as_request_id((message.params or {}).get("requestId")))
+        return None
+    if not isinstance(message, types.JSONRPCRequest):
+        return None
+    if message.id in in_flight:
+        return _error(
+            message.id,
+            types.INVALID_REQUEST,
+            f"Invalid Request: id {message.id!r} belongs to a request still in progress; every request needs a new id",
+        )
+    if message.method == "initialize" and (in_flight.initialized or in_flight.initializing()):
+        return _error(message.id, types.INVALID_REQUEST, "Invalid Request: the session is already initialized")
+    in_flight.add(message.id, message.method)
+    return None
+
+
+def _error(request_id: types.RequestId | None, code: int, message: str) -> SessionMessage:
+    return SessionMessage(
+        types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
     )
-    return SessionMessage(error)
+
+
+def _rejection(exc: Exception) -> SessionMessage:
+    """The answer to a line the transport could not read as a JSON-RPC message.
+
+    Not JSON at all is a parse error; JSON that is not a valid message is an invalid request, answered with
+    the line's id when it has a usable one (JSON-RPC 2.0, section 5).
+    """
+    if not isinstance(exc, ValidationError) or any(error["type"] == "json_invalid" for error in exc.errors()):
+        return _error(None, types.PARSE_ERROR, "Parse error: the line is not valid JSON")
+    request_id = None
+    for error in exc.errors():
+        if isinstance(error["input"], dict):
+            request_id = as_request_id(error["input"].get("id"))
+            break
+    return _error(
+        request_id,
+        types.INVALID_REQUEST,
+        "Invalid Request: expected a JSON-RPC 2.0 message object "
+        '({"jsonrpc": "2.0", "id": string or integer, "method": string, "params": object})',
+    )
 
 
 async def relay_until_drained(
@@ -83,17 +156,16 @@ async def relay_until_drained(
             async for item in from_server:
                 message = item.message
                 if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
-                    in_flight.discard(message.id)
+                    in_flight.answered(message)
                 await sink.send(item)
 
     async def inbound(scope: anyio.CancelScope) -> None:
         with scope:
             async for item in source:
-                if isinstance(item, Exception):
-                    await sink.send(_parse_error(item))
+                answer = _rejection(item) if isinstance(item, Exception) else _screen(item.message, in_flight)
+                if answer is not None:
+                    await sink.send(answer)
                     continue
-                if isinstance(item.message, types.JSONRPCRequest):
-                    in_flight.add(item.message.id)
                 await to_server.send(item)
 
     async with anyio.create_task_group() as group:
