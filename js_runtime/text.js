@@ -196,25 +196,67 @@ function escapeForInspect(text, quote, from, to) {
   return ArrayPrototypeJoin(parts, '');
 }
 
-// Extra bytes that escaping text[from, to) adds on top of its UTF-8 size.
-function inspectEscapeGrowth(text, quote, from, to) {
+// Bytes Node's inspect escape of a character (not a surrogate) adds to its UTF-8 size (see
+// inspectEscape): 0 or more for a character INSPECT_SPECIAL matches, -1 for any other.
+function inspectGrowth(code, quote) {
+  if (code < 0x20) return code === 8 || code === 9 || code === 10 || code === 12 || code === 13 ? 1 : 3;
+  if (code === 0x27) return quote === "'" ? 1 : 0;
+  if (code === 0x5c) return 1;
+  if (code >= 0x7f && code <= 0x9f) return code === 0x7f ? 3 : 2;
+  return -1;
+}
+
+// The same for JSON.stringify and the characters JSON_SPECIAL matches.
+function jsonGrowth(code) {
+  if (code === 0x22 || code === 0x5c || code === 8 || code === 9 || code === 10 || code === 12 || code === 13) {
+    return 1;
+  }
+  return code < 0x20 ? 5 : -1;
+}
+
+// Ordinary characters in a row after which a direct scan hands over to the regular expression again.
+const DIRECT_SCAN_RUN = 8;
+
+// Extra bytes that escaping text[from, to) adds on top of its UTF-8 size: growthOf(code, quote) for each
+// character `special` matches, 3 for each lone surrogate (its 6-byte \uXXXX escape replaces 3 bytes).
+// A search skips to the next special character; from there the characters are read one by one until a run
+// of ordinary ones, so that megabytes of control characters or emoji do not cost one search each.
+function escapeGrowth(text, special, growthOf, quote, from, to) {
   let growth = 0;
-  let i = searchFrom(INSPECT_SPECIAL, text, from);
+  const direct = charCodeAtIsOriginal();
+  let i = searchFrom(special, text, from);
   while (i !== -1 && i < to) {
-    const code = StringPrototypeCharCodeAt(text, i);
-    let width = 1;
-    if (code >= 0xd800 && code <= 0xdfff) {
-      if (isHighSurrogate(code) && i + 1 < to && isLowSurrogate(StringPrototypeCharCodeAt(text, i + 1))) width = 2;
-      else if (!(isLowSurrogate(code) && i > from && isHighSurrogate(StringPrototypeCharCodeAt(text, i - 1)))) {
-        growth += 6 - 3;
+    let ordinary = 0;
+    while (i < to && ordinary < DIRECT_SCAN_RUN) {
+      const code = direct ? text.charCodeAt(i) : StringPrototypeCharCodeAt(text, i);
+      if (code >= 0xd800 && code <= 0xdfff) {
+        ordinary = 0;
+        if (isHighSurrogate(code) && i + 1 < to &&
+            isLowSurrogate(direct ? text.charCodeAt(i + 1) : StringPrototypeCharCodeAt(text, i + 1))) {
+          i += 2;
+        } else {
+          growth += 3;
+          i++;
+        }
+        continue;
       }
-    } else {
-      const escaped = inspectEscape(code, quote);
-      if (escaped !== '') growth += escaped.length - (code < 0x80 ? 1 : 2);
+      const extra = growthOf(code, quote);
+      if (extra < 0) {
+        ordinary++;
+      } else {
+        ordinary = 0;
+        growth += extra;
+      }
+      i++;
     }
-    i = searchFrom(INSPECT_SPECIAL, text, i + width);
+    if (i < to) i = searchFrom(special, text, i);
   }
   return growth;
+}
+
+// Extra bytes that escaping text[from, to) for inspect adds on top of its UTF-8 size.
+function inspectEscapeGrowth(text, quote, from, to) {
+  return escapeGrowth(text, INSPECT_SPECIAL, inspectGrowth, quote, from, to);
 }
 
 function quoteForInspect(text) {
@@ -224,24 +266,7 @@ function quoteForInspect(text) {
 
 // Size in UTF-8 bytes of JSON.stringify(text), computed without building it.
 function jsonStringBytes(text) {
-  let bytes = 2 + utf8Length(text);
-  const length = text.length;
-  let i = searchFrom(JSON_SPECIAL, text, 0);
-  while (i !== -1) {
-    const code = StringPrototypeCharCodeAt(text, i);
-    let width = 1;
-    if (code >= 0xd800 && code <= 0xdfff) {
-      if (isHighSurrogate(code) && i + 1 < length && isLowSurrogate(StringPrototypeCharCodeAt(text, i + 1))) width = 2;
-      else bytes += 6 - 3;
-    } else if (code === 0x22 || code === 0x5c || code === 8 || code === 9 || code === 10 || code === 12 ||
-               code === 13) {
-      bytes += 1;
-    } else {
-      bytes += 5;
-    }
-    i = searchFrom(JSON_SPECIAL, text, i + width);
-  }
-  return bytes;
+  return 2 + utf8Length(text) + escapeGrowth(text, JSON_SPECIAL, jsonGrowth, '', 0, text.length);
 }
 
 // JSON text of a string primitive. JSON.stringify looks up nothing for a primitive.
