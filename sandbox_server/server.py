@@ -7,12 +7,14 @@ handler (``sandbox_server.tools``) -> :class:`~sandbox_server.results.ToolResult
 from __future__ import annotations
 
 import logging
+import math
+import re
 import time
 import warnings
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -81,7 +83,7 @@ class App:
     async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
         """Validate and run one tool call; every failure becomes a result, never an exception."""
         arguments = {} if arguments is None else arguments
-        problems = self.validators[spec.name].problems(arguments)
+        problems = self.validators[spec.name].problems(arguments) + _non_json_numbers(arguments)
         try:
             if problems:
                 raise ArgumentError(
@@ -145,7 +147,9 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             known = ", ".join(app.registry.names())
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name!r}. Known tools: {known}.")
         started = time.perf_counter()
-        result = await app.call(spec, params.arguments, CallContext(report_progress=ctx.session.report_progress))
+        result = _encodable(
+            await app.call(spec, params.arguments, CallContext(report_progress=ctx.session.report_progress))
+        )
         duration_ms = (time.perf_counter() - started) * 1000
         outcome = _outcome_label(result)
         logger.info("tool=%s outcome=%s duration_ms=%.1f", spec.name, outcome, duration_ms)
@@ -171,6 +175,36 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
 
 
 _LEVELS: list[types.LoggingLevel] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+def _non_json_numbers(value: Any, path: str = "") -> list[str]:
+    """Problems for NaN and infinite numbers anywhere in ``value``: a lenient JSON parser lets them through."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return [f"argument '{path.lstrip('.') or '(arguments)'}': {value!r} is not a JSON number"]
+    if isinstance(value, dict):
+        return [problem for key, item in value.items() for problem in _non_json_numbers(item, f"{path}.{key}")]
+    if isinstance(value, list):
+        return [problem for index, item in enumerate(value) for problem in _non_json_numbers(item, f"{path}[{index}]")]
+    return []
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _well_formed(value: Any) -> Any:
+    """``value`` with lone UTF-16 surrogates replaced by U+FFFD: JavaScript strings may hold them, UTF-8 cannot."""
+    if isinstance(value, str):
+        return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_well_formed(key): _well_formed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_well_formed(item) for item in value]
+    return value
+
+
+def _encodable(result: ToolResult) -> ToolResult:
+    """``result`` as text the transport can encode; otherwise writing it would end the whole connection."""
+    return replace(result, text=_well_formed(result.text), structured=_well_formed(result.structured))
 
 
 def _outcome_label(result: ToolResult) -> str:
