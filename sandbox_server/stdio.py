@@ -14,8 +14,9 @@ and it ignores lines that are not JSON. Between the transport and the server thi
 from __future__ import annotations
 
 import logging
+import os
 import signal
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import mcp_types as types
@@ -26,7 +27,9 @@ from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-__all__ = ["InFlight", "relay_until_drained", "serve_stdio"]
+__all__ = ["InFlight", "InputLines", "relay_until_drained", "serve_stdio"]
+
+STDIN_FILENO = 0
 
 logger = logging.getLogger(__name__)
 
@@ -190,6 +193,79 @@ async def relay_until_drained(
         await to_server.aclose()
 
 
+class InputLines:
+    """The lines of a file descriptor (stdin), for the SDK's transport to read, which :meth:`close` ends at once.
+
+    The SDK reads stdin in a worker thread that no cancellation interrupts, so after SIGTERM the process could
+    exit only once the client closed stdin. Here the event loop waits until the descriptor is readable (a
+    pipe, socket or terminal), which ``close()`` can cancel; input the loop cannot watch (a regular file, or
+    ``/dev/null``) is read directly, since reading it never waits for anyone.
+    """
+
+    _CHUNK = 1 << 18
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._buffer = bytearray()
+        self._scanned = 0  # bytes of the buffer known to hold no newline
+        self._eof = False
+        self._closed = False
+        self._watchable = True
+        self._waiting: anyio.CancelScope | None = None
+
+    def close(self) -> None:
+        """Report the end of input to the reader, now if it is waiting for a line, else at its next line."""
+        self._closed = True
+        if self._waiting is not None:
+            self._waiting.cancel()
+
+    def __aiter__(self) -> InputLines:
+        return self
+
+    async def __anext__(self) -> str:
+        while not self._closed:
+            end = self._buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                line = self._buffer[:end]
+                del self._buffer[: end + 1]
+                self._scanned = 0
+                return line.decode("utf-8", "replace")
+            self._scanned = len(self._buffer)
+            if self._eof:
+                break
+            chunk = await self._read()
+            if chunk is None:
+                break
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._eof = True
+                if self._buffer:  # a last line without a newline
+                    self._buffer += b"\n"
+        raise StopAsyncIteration
+
+    async def _read(self) -> bytes | None:
+        """The next bytes (empty at end of input), or None once closed."""
+        while True:
+            if self._watchable:
+                with anyio.CancelScope() as self._waiting:
+                    try:
+                        await anyio.wait_readable(self._fd)
+                    except PermissionError:  # epoll refuses regular files and /dev/null
+                        self._watchable = False
+                self._waiting = None
+                if self._closed:
+                    return None
+            try:
+                return os.read(self._fd, self._CHUNK)
+            except BlockingIOError:  # readiness was spurious, or a non-blocking descriptor the loop cannot watch
+                if not self._watchable:
+                    await anyio.sleep(0.01)
+            except OSError as exc:
+                logger.warning("reading stdin failed (%s); treating it as the end of input", exc)
+                return b""
+
+
 async def serve_stdio(server: Server[Any], *, drain_timeout: float) -> None:
     """Serve ``server`` over stdin/stdout until stdin closes or SIGTERM arrives, answering what was received."""
     stop = anyio.Event()
@@ -203,7 +279,10 @@ async def serve_stdio(server: Server[Any], *, drain_timeout: float) -> None:
                 stop.set()
                 return
 
-    async with stdio_server() as (source, sink), anyio.create_task_group() as group:
+    lines = InputLines(STDIN_FILENO)
+    # The transport only iterates over its stdin, which InputLines provides.
+    stdin = cast("anyio.AsyncFile[str]", lines)
+    async with stdio_server(stdin=stdin) as (source, sink), anyio.create_task_group() as group:
         group.start_soon(watch_signals)
 
         async def run_server() -> None:
@@ -212,5 +291,9 @@ async def serve_stdio(server: Server[Any], *, drain_timeout: float) -> None:
 
         group.start_soon(run_server)
         await relay_until_drained(source, sink, to_server, from_server, stop=stop, drain_timeout=drain_timeout)
-        # The server saw the end of its input and has returned (its lifespan stopped the workers).
+        # The server saw the end of its input and has returned (its lifespan stopped the workers). Lines that
+        # came after a SIGTERM are dropped; the transport's reader then ends with the input.
+        lines.close()
+        async for _ in source:
+            pass
         group.cancel_scope.cancel()
