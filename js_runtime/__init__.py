@@ -46,6 +46,19 @@ _FILES = (
 
 @functools.cache
 def source() -> str:
-    """Return the full runtime script, the files of this package joined in load order."""
+    """Return the full runtime script, the files of this package joined in load order.
+
+    Every isolate parses this script before its call, and parsing is most of what loading it costs, so lines
+    that are only a comment, blank lines and indentation are left out (about a fifth of the text). The files
+    hold no template literal or string that spans lines, so this changes no value the runtime builds.
+    """
     package = resources.files(__package__)
-    return "\n".join(package.joinpath(name).read_text(encoding="utf-8") for name in _FILES)
+    text = "\n".join(package.joinpath(name).read_text(encoding="utf-8") for name in _FILES)
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip() and not _is_comment(line))
+
+
+def _is_comment(line: str) -> bool:
+    # No line of code can start with `//` (an empty regular expression does not exist). The `//#` directive
+    # that names the script in stack traces stays.
+    stripped = line.lstrip()
+    return stripped.startswith("//") and not stripped.startswith("//#")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from isolate_harness import Isolate
 from py_mini_racer import JSFunction, MiniRacer
 
+import js_runtime
 from js_runtime import SCRIPT_NAME, source
 
 USER_FACING_GLOBALS = {"setInterval", "clearInterval", "queueMicrotask", "structuredClone"}
@@ -16,9 +18,19 @@ def test_the_script_name_is_main_js() -> None:
     assert SCRIPT_NAME == "main.js"
 
 
-def test_source_is_cached_and_starts_with_a_comment_saying_why() -> None:
+def test_every_runtime_file_opens_with_a_comment_saying_why() -> None:
+    folder = Path(js_runtime.__file__).parent
+    files = sorted(folder.glob("*.js"))
+    assert len(files) >= 10
+    for path in files:
+        assert path.read_text(encoding="utf-8").startswith("//"), path.name
+
+
+def test_source_is_cached_and_leaves_out_comment_lines_but_keeps_the_script_name() -> None:
     assert source() is source()
-    assert source().startswith("//")
+    lines = source().splitlines()
+    assert not [line for line in lines if line.startswith("//") and not line.startswith("//#")]
+    assert "//# sourceURL=sandbox-runtime.js" in lines
 
 
 def test_the_runtime_evaluates_to_an_object_of_run_and_abort(isolate: Isolate) -> None:
