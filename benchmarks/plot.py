@@ -11,10 +11,10 @@ __all__ = ["plot"]
 
 
 def _colour(row: Row) -> str:
-    if "execute_js" in row.key or row.key == "add":
-        return "#4c72b0"  # through the server
     if "inside" in row.key:
         return "#8fb0de"  # the server's own report of the run inside the worker
+    if "execute_js" in row.key or row.key.startswith("add"):
+        return "#4c72b0"  # through the server
     if row.key.startswith("node"):
         return "#dd8452"  # the alternative
     return "#7f7f7f"  # the engine alone
