@@ -57,14 +57,22 @@ _FIXED_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
 
 def describe_death(returncode: int | None, stderr_tail: Iterable[str], memory_limit_mb: int) -> ErrorInfo:
-    """The error of a job whose worker died: ``memory`` when V8 reported running out of memory, else ``crashed``.
+    """The error of a job whose worker died: ``memory`` when it ran out of memory, else ``crashed``.
+
+    Out of memory means V8 reported it on stderr, or the process ended on a trap without any fatal report.
 
     Args:
         returncode: The process's exit status (negative: the signal that killed it), None if unknown.
         stderr_tail: The last lines the process wrote to stderr.
         memory_limit_mb: The memory limit, named in a memory error.
     """
-    if any(marker in line.lower() for line in stderr_tail for marker in OOM_MARKERS):
+    lines = list(stderr_tail)
+    if any(marker in line.lower() for line in lines for marker in OOM_MARKERS):
+        return memory_error(memory_limit_mb)
+    if returncode == -signal.SIGTRAP and not any(line.startswith("# Fatal") for line in lines):
+        # V8 reports its fatal errors before it traps. The allocator of V8's own objects (PartitionAlloc)
+        # traps without a word when it cannot get memory, which happens when off-heap buffers have used up
+        # the RLIMIT_DATA allowance and a garbage collection then needs a little more.
         return memory_error(memory_limit_mb)
     if returncode is None:
         return crash_error("the worker process stopped responding")
