@@ -103,8 +103,14 @@ _LINE_TERMINATORS = re.compile("\r\n|[\n\r\u2028\u2029]")
 # mini-racer hands strings to V8 as UTF-8, which has no encoding for a lone surrogate; a request may hold one.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
-# RangeError messages V8 gives when memory outside the heap cannot be had (RLIMIT_DATA reached).
-_OFF_HEAP_FAILURES = ("Array buffer allocation failed", "could not allocate memory", "Unable to grow instance memory")
+# RangeError messages V8 gives when memory outside the heap cannot be had (RLIMIT_DATA reached); the last
+# one ends those of ArrayBuffer.prototype.resize and SharedArrayBuffer.prototype.grow.
+_OFF_HEAP_FAILURES = (
+    "Array buffer allocation failed",
+    "could not allocate memory",
+    "Unable to grow instance memory",
+    ": Out of memory",
+)
 
 # Every exception py_mini_racer defines, and what it means when running a job raises it. The code's own
 # errors never arrive as exceptions (the runtime reports them in the outcome); TimeoutError is what
