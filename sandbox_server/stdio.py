@@ -169,7 +169,10 @@ async def relay_until_drained(
                 if answer is not None:
                     await sink.send(answer)
                     continue
-                await to_server.send(item)
+                # Shielded: a request counted as in flight must reach the server even when SIGTERM stops the
+                # reading halfway through the hand-over, or the drain would wait for an answer that never comes.
+                with anyio.CancelScope(shield=True):
+                    await to_server.send(item)
 
     async with anyio.create_task_group() as group:
         group.start_soon(outbound)  # ends when the server closes its output, after its input closed
