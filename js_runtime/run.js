@@ -86,6 +86,12 @@ function startRun(code, inputJson, optionsJson) {
     __proto__: null, value: input, writable: true, configurable: true, enumerable: false,
   });
 
+  // Code that mentions `await` runs as an async function body whenever it parses as one: as a
+  // script, `await (x)` would parse as a call of a function named await and fail at run time.
+  if (RegExpPrototypeExec(AWAIT_WORD, code) !== null) {
+    const body = compileAsyncBody(code);
+    if (body !== undefined) return runAsyncBody(code, body);
+  }
   let value;
   try {
     value = indirectEval(code + '\n//# sourceURL=' + SCRIPT_NAME);
@@ -96,23 +102,42 @@ function startRun(code, inputJson, optionsJson) {
     }
     let body;
     try {
-      body = indirectEval('(async function () {\n' + code + '\n})\n//# sourceURL=' + SCRIPT_NAME);
+      body = compileAsyncBody(code, true);
     } catch (asyncError) {
       return reportSyntaxError(isParseTimeSyntaxError(asyncError) ? asyncError : error, 'async');
     }
-    const completion = compileWithCompletion(code);
-    if (completion !== undefined) {
-      body = completion.body;
-      columnShift.line = completion.line;
-      columnShift.column = completion.column;
-    }
-    runState.asyncMode = true;
-    lineOffset = 1;
-    try {
-      value = ReflectApply(body, globalObject, []);
-    } catch (callError) {
-      return failSynchronously(callError);
-    }
+    return runAsyncBody(code, body);
+  }
+  return afterEvaluation(code, value);
+}
+
+const AWAIT_WORD = new RegExpCtor('\\bawait\\b');
+
+// The model's code compiled (not run) as the body of an async function whose last expression
+// statement is returned when there is one. Undefined when it does not parse, unless `rethrow`.
+function compileAsyncBody(code, rethrow) {
+  let body;
+  try {
+    body = indirectEval('(async function () {\n' + code + '\n})\n//# sourceURL=' + SCRIPT_NAME);
+  } catch (error) {
+    if (rethrow === true) throw error;
+    return undefined;
+  }
+  const completion = compileWithCompletion(code);
+  if (completion === undefined) return body;
+  columnShift.line = completion.line;
+  columnShift.column = completion.column;
+  return completion.body;
+}
+
+function runAsyncBody(code, body) {
+  runState.asyncMode = true;
+  lineOffset = 1;
+  let value;
+  try {
+    value = ReflectApply(body, globalObject, []);
+  } catch (callError) {
+    return failSynchronously(callError);
   }
   return afterEvaluation(code, value);
 }

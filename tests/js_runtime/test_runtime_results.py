@@ -87,6 +87,8 @@ def test_top_level_return_without_await_also_uses_the_async_form(run_js: RunJs) 
         pytest.param("await 0;\nconst re = /;/g;\n'a;b'.replace(re, '-')", "'a-b'", id="semicolon-in-regexp"),
         pytest.param("await 0; if (true) { 1 }", "undefined", id="statement-last"),
         pytest.param("await 0; const k = 1;", "undefined", id="declaration-last"),
+        pytest.param("const x = await (Promise.resolve(5));\nx", "5", id="parenthesised-await"),
+        pytest.param("var await = 1; await + 1", "2", id="await-as-a-sloppy-identifier"),
     ],
 )
 def test_async_code_gives_its_last_expression_as_the_result_like_a_repl(
