@@ -28,17 +28,17 @@ pytestmark = pytest.mark.anyio
         pytest.param("Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)", id="atomics-wait"),
     ],
 )
-async def test_a_loop_the_engine_timeout_cannot_stop_times_out_by_killing_the_worker(
+async def test_a_loop_the_engine_timeout_cannot_stop_times_out_and_the_pool_serves_the_next_job(
     pool: WorkerPool, code: str
 ) -> None:
-    restarts = pool.stats()["restarts"]
+    # Whether the worker recovers by closing the isolate or the pool kills and replaces it depends on which of
+    # the two deadlines acts first; either way the call is a timeout and the pool keeps serving.
     outcome = await run_js(pool, code, timeout_ms=200)
     assert outcome["error"] is not None
     assert outcome["error"]["kind"] == "timeout"
     assert outcome["error"].get("limitMs") == 200
     assert outcome["durationMs"] >= 200
     assert (await run_js(pool, "1 + 1"))["result"] == 2
-    assert pool.stats()["restarts"] >= restarts + 1 or pool.stats()["starting"] > 0
 
 
 async def test_an_array_that_makes_v8_abort_the_process_is_a_memory_error_and_the_worker_is_replaced() -> None:
