@@ -19,12 +19,13 @@ WORKERS = 2
 CALLS = 50
 RUNAWAY_EVERY = 5  # every fifth call loops forever: 10 of 50
 RUNAWAY_TIMEOUT_MS = 500
-OWN_LIMIT_MS = 2_000
-"""The well-behaved calls' timeout_ms: each runs in milliseconds, so this bounds their own execution generously."""
-SLACK_MS = 2_000
-"""What the queue adds besides runaway jobs: every job ahead costs its worker an isolate recycle (tens of
-milliseconds at most on a loaded machine) and a few milliseconds of execution; 50 jobs over 2 workers stay
-well inside this, as do stdio and scheduling."""
+OWN_LIMIT_MS = 1_000
+"""The well-behaved calls' timeout_ms, which bounds their own execution: each needs a few milliseconds."""
+SLACK_MS = 1_000
+"""What the queue adds besides runaway jobs: each job ahead costs its worker an isolate recycle and a few
+milliseconds of execution, plus stdio and scheduling on a machine whose cores the runaway jobs keep busy
+(measured on 2 cores: the last call finishes about 250 ms after the runaway jobs' share alone, 600 ms with
+two more processes spinning beside the test)."""
 PING_INTERVAL_S = 0.05
 PING_LIMIT_MS = 100.0
 """The issue's requirement: ping is answered within 100 ms under load."""
