@@ -46,6 +46,8 @@ class CallContext:
     """Per-call facilities a tool handler may use."""
 
     report_progress: ProgressReporter = _no_progress
+    progress_requested: bool = False
+    """Whether the caller asked for progress notifications (sent a progress token)."""
 
 
 Handler = Callable[[dict[str, Any], CallContext], Awaitable[ToolResult]]

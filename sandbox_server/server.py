@@ -148,7 +148,14 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name!r}. Known tools: {known}.")
         started = time.perf_counter()
         result = _encodable(
-            await app.call(spec, params.arguments, CallContext(report_progress=ctx.session.report_progress))
+            await app.call(
+                spec,
+                params.arguments,
+                CallContext(
+                    report_progress=ctx.session.report_progress,
+                    progress_requested=bool(params.meta and params.meta.get("progress_token") is not None),
+                ),
+            )
         )
         duration_ms = (time.perf_counter() - started) * 1000
         outcome = _outcome_label(result)

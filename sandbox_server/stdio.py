@@ -27,9 +27,11 @@ from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-__all__ = ["InFlight", "InputLines", "relay_until_drained", "serve_stdio"]
+__all__ = ["InFlight", "InputLines", "OutputLines", "relay_until_drained", "serve_stdio"]
 
 STDIN_FILENO = 0
+STDOUT_FILENO = 1
+STDERR_FILENO = 2
 
 logger = logging.getLogger(__name__)
 
@@ -269,8 +271,73 @@ class InputLines:
                 return b""
 
 
+class OutputLines:
+    """Protocol output written from the event loop, for the SDK's transport to write through.
+
+    The SDK writes each message with a write and a flush that each hop to a worker thread; writing from the
+    event loop saves both hops on every message. While serving, the protocol keeps a private duplicate of
+    stdout and fd 1 points at stderr, so that anything else printing to stdout (a library, a child process)
+    cannot corrupt the stream; :meth:`close` restores fd 1.
+    """
+
+    def __init__(self) -> None:
+        self._fd = os.dup(STDOUT_FILENO)
+        os.set_inheritable(self._fd, False)
+        os.dup2(STDERR_FILENO, STDOUT_FILENO)
+        self._was_blocking = os.get_blocking(self._fd)
+        self._watchable = True
+        try:
+            os.set_blocking(self._fd, False)
+        except OSError:
+            self._watchable = False
+
+    async def write(self, text: str) -> int:
+        data = memoryview(text.encode("utf-8"))
+        while data:
+            try:
+                written = os.write(self._fd, data)
+            except BlockingIOError:
+                if self._watchable:
+                    try:
+                        await anyio.wait_writable(self._fd)
+                        continue
+                    except PermissionError:  # epoll refuses regular files and /dev/null
+                        self._watchable = False
+                os.set_blocking(self._fd, True)
+                continue
+            data = data[written:]
+        return len(text)
+
+    async def flush(self) -> None:
+        return None
+
+    def close(self) -> None:
+        """Give fd 1 back its original target."""
+        os.set_blocking(self._fd, self._was_blocking)
+        os.dup2(self._fd, STDOUT_FILENO)
+        os.close(self._fd)
+
+
 async def serve_stdio(server: Server[Any], *, drain_timeout: float) -> None:
     """Serve ``server`` over stdin/stdout until stdin closes or SIGTERM arrives, answering what was received."""
+    lines = InputLines(STDIN_FILENO)
+    output = OutputLines()
+    # The transport only iterates over its stdin and calls write and flush on its stdout.
+    stdin = cast("anyio.AsyncFile[str]", lines)
+    stdout = cast("anyio.AsyncFile[str]", output)
+    try:
+        await _serve_streams(server, stdin, stdout, lines, drain_timeout)
+    finally:
+        output.close()
+
+
+async def _serve_streams(
+    server: Server[Any],
+    stdin: anyio.AsyncFile[str],
+    stdout: anyio.AsyncFile[str],
+    lines: InputLines,
+    drain_timeout: float,
+) -> None:
     stop = anyio.Event()
     to_server, server_input = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     server_output, from_server = anyio.create_memory_object_stream[SessionMessage](0)
@@ -282,10 +349,7 @@ async def serve_stdio(server: Server[Any], *, drain_timeout: float) -> None:
                 stop.set()
                 return
 
-    lines = InputLines(STDIN_FILENO)
-    # The transport only iterates over its stdin, which InputLines provides.
-    stdin = cast("anyio.AsyncFile[str]", lines)
-    async with stdio_server(stdin=stdin) as (source, sink), anyio.create_task_group() as group:
+    async with stdio_server(stdin=stdin, stdout=stdout) as (source, sink), anyio.create_task_group() as group:
         group.start_soon(watch_signals)
 
         async def run_server() -> None:

@@ -248,6 +248,8 @@ def execute_js_tool(settings: Settings, pool: WorkerPool) -> ToolSpec:
                 elapsed = (time.monotonic() - started) * 1000
                 await context.report_progress(elapsed, float(timeout_ms), f"running for {elapsed:.0f} ms")
 
+        if not context.progress_requested:
+            return render_outcome(dict(await pool.run(job)), settings, timeout_ms)
         async with anyio.create_task_group() as group:
             group.start_soon(report_progress)
             outcome = dict(await pool.run(job))
