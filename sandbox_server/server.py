@@ -132,11 +132,11 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
     async def set_logging_level(
         ctx: ServerRequestContext[App], params: types.SetLevelRequestParams
     ) -> types.EmptyResult:
-        levels[ctx.session] = _LEVELS.index(params.level)
+        levels[_connection_of(ctx)] = _LEVELS.index(params.level)
         return types.EmptyResult()
 
     async def notify_log(ctx: ServerRequestContext[App], level: types.LoggingLevel, data: dict[str, Any]) -> None:
-        if _LEVELS.index(level) >= levels.get(ctx.session, _LEVELS.index("warning")):
+        if _LEVELS.index(level) >= levels.get(_connection_of(ctx), _LEVELS.index("warning")):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", MCPDeprecationWarning)  # deprecated after 2025-11-25, served here
                 await ctx.session.send_log_message(level, data, logger="sandbox_server")
@@ -212,6 +212,12 @@ def _well_formed(value: Any) -> Any:
 def _encodable(result: ToolResult) -> ToolResult:
     """``result`` as text the transport can encode; otherwise writing it would end the whole connection."""
     return replace(result, text=_well_formed(result.text), structured=_well_formed(result.structured))
+
+
+def _connection_of(ctx: ServerRequestContext[App]) -> object:
+    """The object that stands for the client connection: the SDK makes a new session object per request, but
+    they share the connection, which is where a level chosen with logging/setLevel belongs."""
+    return getattr(ctx.session, "_connection", ctx.session)
 
 
 def _outcome_label(result: ToolResult) -> str:
