@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["children", "cmdline", "cpu_ms", "descendants", "rss_bytes"]
+__all__ = ["children", "cmdline", "cpu_ms", "descendants", "rss_bytes", "state"]
 
 _PROC = Path("/proc")
 _TICKS_PER_S = os.sysconf("SC_CLK_TCK")
@@ -19,6 +19,12 @@ def _stat_fields(pid: int) -> list[str] | None:
         return None
     # The command name (field 2) is in parentheses and may itself contain spaces or parentheses.
     return stat[stat.rindex(")") + 2 :].split()
+
+
+def state(pid: int) -> str | None:
+    """The one-letter state of ``pid`` (``Z`` for a zombie), or None when it no longer exists."""
+    fields = _stat_fields(pid)
+    return None if fields is None else fields[0]
 
 
 def _parent(pid: int) -> int | None:

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import collections
 import json
-import os
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import anyio
 import anyio.abc
+
+from benchmarks.procfs import children
+from benchmarks.procfs import state as process_state
 
 from ..servers import server_env
 
@@ -28,38 +29,9 @@ INITIALIZE_PARAMS: dict[str, Any] = {
     "clientInfo": {"name": "robustness-tests", "version": "0"},
 }
 
-_PROC = Path("/proc")
-
-
-def _stat_fields(pid: int) -> list[str] | None:
-    """Fields of /proc/PID/stat from the state on (the command name may contain spaces); None once reaped."""
-    try:
-        stat = (_PROC / str(pid) / "stat").read_text()
-    except OSError:
-        return None
-    return stat[stat.rindex(")") + 2 :].split()
-
-
-def process_state(pid: int) -> str | None:
-    """The one-letter state of ``pid`` (``Z`` for a zombie), or None when it no longer exists."""
-    fields = _stat_fields(pid)
-    return None if fields is None else fields[0]
-
-
 def is_gone(pid: int) -> bool:
     """Whether ``pid`` has ended and been reaped."""
     return process_state(pid) is None
-
-
-def children(pid: int) -> list[int]:
-    """Processes whose parent is ``pid``, zombies included."""
-    found = []
-    for entry in os.listdir(_PROC):
-        if entry.isdigit():
-            fields = _stat_fields(int(entry))
-            if fields is not None and int(fields[1]) == pid:
-                found.append(int(entry))
-    return sorted(found)
 
 
 class WireSession:
