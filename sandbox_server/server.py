@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import time
 import warnings
 import weakref
@@ -28,6 +27,7 @@ from sandbox_server.icons import server_icons
 from sandbox_server.registry import CallContext, Registry, ToolSpec
 from sandbox_server.results import ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
+from sandbox_server.sandbox.protocol import well_formed
 from sandbox_server.settings import Settings
 from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
@@ -195,23 +195,9 @@ def _non_json_numbers(value: Any, path: str = "") -> list[str]:
     return []
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _well_formed(value: Any) -> Any:
-    """``value`` with lone UTF-16 surrogates replaced by U+FFFD: JavaScript strings may hold them, UTF-8 cannot."""
-    if isinstance(value, str):
-        return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, dict):
-        return {_well_formed(key): _well_formed(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_well_formed(item) for item in value]
-    return value
-
-
 def _encodable(result: ToolResult) -> ToolResult:
     """``result`` as text the transport can encode; otherwise writing it would end the whole connection."""
-    return replace(result, text=_well_formed(result.text), structured=_well_formed(result.structured))
+    return replace(result, text=well_formed(result.text), structured=well_formed(result.structured))
 
 
 def _connection_of(ctx: ServerRequestContext[App]) -> object:

@@ -120,7 +120,7 @@ def well_formed(value: Any) -> Any:
     and a single one in a tool result would make the transport fail to send the response.
     """
     if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
+        return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
     if isinstance(value, list):
         return [well_formed(item) for item in value]
     if isinstance(value, dict):
