@@ -5,9 +5,10 @@ The runtime is plain JavaScript kept in this package as separate files, one job 
 defines `console`, timers, `queueMicrotask` and `structuredClone`, and its completion
 value is an object `{ run, abort }`:
 
-- `run(code, inputJson, optionsJson)` runs the model's code and returns the outcome as
+- `run(code, inputJson, optionsJson, filesPayload)` runs the model's code and returns the outcome as
   JSON text, or a promise of that text when the run continues after the synchronous part
-  (a promise result, pending timers).
+  (a promise result, pending timers). `filesPayload` (optional) defines the global `files`
+  (see `files.js`).
 - `abort(reason)` (`"timeout"` or `"memory"`) returns the outcome of a run that the engine
   had to terminate, from the output captured so far.
 """
@@ -39,6 +40,7 @@ _FILES = (
     "timers.js",
     "clone.js",
     "completion.js",
+    "files.js",
     "run.js",
     "end.js",
 )

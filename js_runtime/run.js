@@ -1,4 +1,4 @@
-// The entry point the worker calls. run(code, inputJson, optionsJson) evaluates the
+// The entry point the worker calls. run(code, inputJson, optionsJson, filesPayload) evaluates the
 // model's code (as a script whose completion value is the result, like a REPL, or as the
 // body of an async function when it uses top-level await or return), waits for the result
 // and for pending timers, and returns the outcome as JSON text. abort(reason) returns the
@@ -62,15 +62,15 @@ function resetRun(cap) {
   ErrorCtor.stackTraceLimit = initialStackTraceLimit;
 }
 
-function run(code, inputJson, optionsJson) {
+function run(code, inputJson, optionsJson, filesPayload) {
   try {
-    return startRun('' + code, inputJson, '' + optionsJson);
+    return startRun('' + code, inputJson, '' + optionsJson, filesPayload);
   } catch (error) {
     return internalFailureOutcome(error);
   }
 }
 
-function startRun(code, inputJson, optionsJson) {
+function startRun(code, inputJson, optionsJson, filesPayload) {
   resetRun(parseCap(optionsJson));
   let input;
   if (typeof inputJson === 'string' && inputJson !== '') {
@@ -85,6 +85,7 @@ function startRun(code, inputJson, optionsJson) {
   ReflectDefineProperty(globalObject, 'input', {
     __proto__: null, value: input, writable: true, configurable: true, enumerable: false,
   });
+  defineFiles(filesPayload); // files.js: the global `files`, only when the call named files
 
   // Code that mentions `await` runs as an async function body whenever it parses as one: as a
   // script, `await (x)` would parse as a call of a function named await and fail at run time.

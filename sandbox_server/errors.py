@@ -5,6 +5,7 @@ Everything raised on purpose inside ``sandbox_server`` derives from :class:`Sand
     SandboxServerError
     ├── ToolError            a tool's own domain error; the server turns it into an ``isError`` result
     │   └── ArgumentError    the arguments did not validate against the tool's input schema
+    │       └── PathRefused  a name does not lead to a readable file inside the data folder
     ├── ConfigurationError   a setting has a value that cannot be used; raised at start-up
     └── SandboxError         the JavaScript execution machinery itself failed
         └── PoolClosedError  a job was submitted to a worker pool that is shut down
@@ -21,6 +22,7 @@ from typing import Any
 __all__ = [
     "ArgumentError",
     "ConfigurationError",
+    "PathRefused",
     "PoolClosedError",
     "SandboxError",
     "SandboxServerError",
@@ -51,6 +53,13 @@ class ArgumentError(ToolError):
     def __init__(self, message: str, *, problems: list[str]) -> None:
         super().__init__(message)
         self.problems = problems
+
+
+class PathRefused(ArgumentError):
+    """A file name or pattern does not lead to a readable file inside the data folder; the message says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, problems=[message])
 
 
 class ConfigurationError(SandboxServerError):

@@ -22,9 +22,11 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
+from sandbox_server.datafolder import DataFolder
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
 from sandbox_server.registry import CallContext, Registry, ToolSpec
+from sandbox_server.resources import DataResources
 from sandbox_server.results import ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sandbox.protocol import well_formed
@@ -66,6 +68,8 @@ class App:
     pool: WorkerPool
     registry: Registry
     validators: dict[str, ArgumentValidator]
+    folder: DataFolder | None = None
+    """The data folder, when one is configured: its files are published as resources and readable by code."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -76,9 +80,10 @@ class App:
             timezone=settings.timezone,
         )
         pool = WorkerPool(settings.workers, limits)
-        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool)])
+        folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
+        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder)])
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
-        return cls(settings=settings, pool=pool, registry=registry, validators=validators)
+        return cls(settings=settings, pool=pool, registry=registry, validators=validators, folder=folder)
 
     async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
         """Validate and run one tool call; every failure becomes a result, never an exception."""
@@ -164,6 +169,23 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         await notify_log(ctx, level, {"tool": spec.name, "outcome": outcome, "durationMs": round(duration_ms, 1)})
         return result.to_mcp()
 
+    # The resources capability exists only with a data folder: without one, the catalogue stays as it was.
+    resource_handlers: dict[str, Any] = {}
+    if app.folder is not None:
+        resources = DataResources(app.folder, app.settings.max_resource_bytes)
+
+        async def list_resources(
+            ctx: ServerRequestContext[App], params: types.PaginatedRequestParams | None
+        ) -> types.ListResourcesResult:
+            return await resources.list(params)
+
+        async def read_resource(
+            ctx: ServerRequestContext[App], params: types.ReadResourceRequestParams
+        ) -> types.ReadResourceResult:
+            return await resources.read(params)
+
+        resource_handlers = {"on_list_resources": list_resources, "on_read_resource": read_resource}
+
     with warnings.catch_warnings():
         # logging/setLevel is deprecated in the newest revision but part of 2025-11-25, which this server serves.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
@@ -178,6 +200,7 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             on_list_tools=list_tools,
             on_call_tool=call_tool,
             on_set_logging_level=set_logging_level,
+            **resource_handlers,
         )
 
 

@@ -8,6 +8,7 @@ named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -16,7 +17,10 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_MAX_CODE_BYTES",
+    "DEFAULT_MAX_FILES",
+    "DEFAULT_MAX_FILES_BYTES",
     "DEFAULT_MAX_INPUT_BYTES",
+    "DEFAULT_MAX_RESOURCE_BYTES",
     "DEFAULT_MAX_TIMEOUT_MS",
     "DEFAULT_MEMORY_LIMIT_MB",
     "DEFAULT_OUTPUT_CAP_BYTES",
@@ -40,6 +44,12 @@ DEFAULT_MAX_CODE_BYTES = 100_000
 """Largest accepted ``code`` argument, in UTF-8 bytes."""
 DEFAULT_MAX_INPUT_BYTES = 1_048_576
 """Largest accepted ``input`` argument, as compact JSON in UTF-8 bytes."""
+DEFAULT_MAX_FILES = 100
+"""Most data-folder files one ``execute_js`` call may name (after patterns are expanded)."""
+DEFAULT_MAX_FILES_BYTES = 16 * 1_048_576
+"""Most bytes (as stored on disk) of data-folder files one ``execute_js`` call may name, together."""
+DEFAULT_MAX_RESOURCE_BYTES = 10 * 1_048_576
+"""Largest data-folder file ``resources/read`` returns."""
 DEFAULT_TIMEZONE = "UTC"
 """Time zone the JavaScript engine sees, so that date output does not depend on the host."""
 DEFAULT_HOST = "127.0.0.1"
@@ -65,6 +75,14 @@ class Settings(BaseSettings):
     output_cap_bytes: int = Field(DEFAULT_OUTPUT_CAP_BYTES, ge=1_024, description="cap on stdout+stderr+result")
     max_code_bytes: int = Field(DEFAULT_MAX_CODE_BYTES, ge=1, description="largest accepted code")
     max_input_bytes: int = Field(DEFAULT_MAX_INPUT_BYTES, ge=2, description="largest accepted input (as JSON)")
+    data_dir: Path | None = Field(
+        None, description="folder whose files execute_js may read and resources/read returns (off when unset)"
+    )
+    max_files: int = Field(DEFAULT_MAX_FILES, ge=1, description="most data-folder files per execute_js call")
+    max_files_bytes: int = Field(
+        DEFAULT_MAX_FILES_BYTES, ge=1, description="most bytes of data-folder files per execute_js call"
+    )
+    max_resource_bytes: int = Field(DEFAULT_MAX_RESOURCE_BYTES, ge=1, description="largest file resources/read returns")
     workers: int = Field(default_factory=default_workers, ge=1, le=256, description="JavaScript worker processes")
     timezone: str = Field(DEFAULT_TIMEZONE, min_length=1, description="time zone seen by JavaScript (IANA name)")
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
@@ -85,6 +103,16 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("data_dir")
+    @classmethod
+    def _existing_folder(cls, value: Path | None) -> Path | None:
+        if value is None or str(value) == "":
+            return None
+        value = value.expanduser()
+        if not value.is_dir():
+            raise ValueError(f"data folder {str(value)!r} does not exist or is not a directory")
+        return value.resolve()
 
     @field_validator("timezone")
     @classmethod

@@ -7,7 +7,8 @@ private copy of its original stdout.
 
 Pool -> worker::
 
-    {"op": "run", "id": 7, "code": "1 + 1", "input": "<JSON text or empty>", "timeoutMs": 5000}
+    {"op": "run", "id": 7, "code": "1 + 1", "input": "<JSON text or empty>", "timeoutMs": 5000,
+     "files": "<files payload or empty>"}
 
 Worker -> pool::
 
@@ -64,11 +65,14 @@ class Job:
         code: The JavaScript source.
         input_json: JSON text made available to the code as the global ``input``; None for no input.
         timeout_ms: The wall-clock limit of the execution in milliseconds; by default the server's.
+        files_payload: The data-folder files the code may read as the global ``files``, packed as
+            :func:`sandbox_server.datafiles.build_payload` describes; None for none.
     """
 
     code: str
     input_json: str | None = None
     timeout_ms: int = field(default_factory=setting_default("DEFAULT_TIMEOUT_MS"))
+    files_payload: str | None = None
 
     def __post_init__(self) -> None:
         if self.timeout_ms < 1:
@@ -136,6 +140,7 @@ def run_message(job_id: int, job: Job) -> dict[str, Any]:
         "code": job.code,
         "input": "" if job.input_json is None else job.input_json,
         "timeoutMs": job.timeout_ms,
+        "files": "" if job.files_payload is None else job.files_payload,
     }
 
 

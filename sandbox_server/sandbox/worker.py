@@ -224,10 +224,10 @@ class _Isolate:
         """Whether the isolate went over its hard memory limit (a flag read; safe while it is busy)."""
         return self.racer.was_hard_memory_limit_reached()
 
-    async def start(self, code: str, input_json: str, options: str) -> Any:
+    async def start(self, code: str, input_json: str, options: str, files: str = "") -> Any:
         """Call the runtime's ``run``: the outcome JSON text, or a promise of it."""
         assert self._run is not None, "isolate used after close"
-        return await self._run.cancelable()(code, input_json, options)
+        return await self._run.cancelable()(code, input_json, options, files)
 
     async def settle(self, promise: JSPromise, deadline: float) -> Any:
         """Wait for the runtime's outcome promise until ``deadline`` (event-loop time).
@@ -340,7 +340,8 @@ async def _execute(isolate: _Isolate, request: dict[str, Any], limits: SandboxLi
         return (loop.time() - started) * 1000
 
     try:
-        value = await asyncio.wait_for(isolate.start(code, input_json, options), timeout_ms / 1000)
+        files = request.get("files", "")
+        value = await asyncio.wait_for(isolate.start(code, input_json, options, files), timeout_ms / 1000)
         if isinstance(value, JSPromise):
             value = await isolate.settle(value, started + timeout_ms / 1000)
     except Exception as exc:
@@ -432,6 +433,8 @@ def _read_request(message: dict[str, Any]) -> dict[str, Any]:
             raise ProtocolError(f"run request field {key!r} is missing or not {kind.__name__}")
     if message["timeoutMs"] < 1:
         raise ProtocolError("run request timeoutMs must be positive")
+    if not isinstance(message.get("files", ""), str):
+        raise ProtocolError("run request field 'files' is not str")
     return message
 
 

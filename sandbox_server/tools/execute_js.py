@@ -8,6 +8,8 @@ from typing import Any
 
 import anyio
 
+from sandbox_server.datafiles import FORMATS, FilesLimits, build_payload, parse_requests, select
+from sandbox_server.datafolder import DataFolder
 from sandbox_server.errors import ArgumentError
 from sandbox_server.registry import PURE_COMPUTATION, CallContext, ToolSpec
 from sandbox_server.results import ToolResult, error, ok
@@ -48,6 +50,49 @@ as JSON. Errors report their kind, message, and line and column in your code.
 
 Example: code `const rows = input.map(r => r.price * r.qty); rows.reduce((a, b) => a + b, 0)` with input \
 `[{{"price": 2.5, "qty": 4}}, {{"price": 10, "qty": 1}}]` gives `Result: 20`."""
+
+
+def _files_description(settings: Settings) -> str:
+    return f"""
+
+Files: the user shared a data folder. Name files in `files` (relative paths such as `sales/2025.csv`, or \
+patterns such as `logs/*.log` or `**/*.json`; resources/list shows what is there) and read them from the global \
+`files`, keyed by path: `files['sales/2025.csv']` has `name`, `size`, `text` (UTF-8), and for CSV/TSV `rows` \
+(objects keyed by the header row; values are strings, a missing cell is null), `records` (arrays of strings, header \
+included) and `header`; for JSON `json`. Ask `{{"path": "x.bin", "as": "bytes"}}` for a Uint8Array in `bytes`; `as` \
+also forces "text", "csv", "tsv" or "json". At most {settings.max_files} files and {settings.max_files_bytes} bytes \
+per call; the files cannot be changed. Example: files `["sales.csv"]`, code \
+`files['sales.csv'].rows.reduce((t, r) => t + Number(r.amount), 0)`."""
+
+
+def _files_schema(settings: Settings) -> dict[str, Any]:
+    return {
+        "type": "array",
+        "minItems": 1,
+        "description": (
+            "Data-folder files the code reads as the global `files`: relative paths or glob patterns "
+            '(`*`, `?`, `[..]`, `**`), or {"path": ..., "as": "bytes"} objects. '
+            f"At most {settings.max_files} files and {settings.max_files_bytes} bytes in total."
+        ),
+        "items": {
+            "anyOf": [
+                {"type": "string", "minLength": 1},
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["path"],
+                    "properties": {
+                        "path": {"type": "string", "minLength": 1},
+                        "as": {
+                            "enum": list(FORMATS),
+                            "default": "auto",
+                            "description": "auto (by extension), text, csv, tsv, json or bytes",
+                        },
+                    },
+                },
+            ]
+        },
+    }
 
 
 def _input_schema(settings: Settings) -> dict[str, Any]:
@@ -218,8 +263,20 @@ def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int)
     return ok(text, structured)
 
 
-def execute_js_tool(settings: Settings, pool: WorkerPool) -> ToolSpec:
-    """The ``execute_js`` tool bound to a worker pool."""
+def execute_js_tool(settings: Settings, pool: WorkerPool, folder: DataFolder | None = None) -> ToolSpec:
+    """The ``execute_js`` tool bound to a worker pool; with a data ``folder``, it takes a ``files`` argument."""
+    files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
+
+    async def files_payload(arguments: dict[str, Any]) -> str | None:
+        if folder is None or "files" not in arguments:
+            return None
+        requests = parse_requests(arguments["files"])
+
+        def prepare() -> str:  # file-system work and parsing, off the event loop
+            selected = select(folder, requests, files_limits)
+            return build_payload(folder, selected, files_limits.max_bytes)
+
+        return await anyio.to_thread.run_sync(prepare)
 
     async def handler(arguments: dict[str, Any], context: CallContext) -> ToolResult:
         code: str = arguments["code"]
@@ -237,7 +294,7 @@ def execute_js_tool(settings: Settings, pool: WorkerPool) -> ToolSpec:
                     f"input is {input_bytes} bytes as JSON; at most {settings.max_input_bytes} bytes are accepted."
                 )
                 raise ArgumentError(message, problems=[message])
-        job = Job(code=code, input_json=input_json, timeout_ms=timeout_ms)
+        job = Job(code=code, input_json=input_json, timeout_ms=timeout_ms, files_payload=await files_payload(arguments))
 
         started = time.monotonic()
         outcome: dict[str, Any] = {}
@@ -256,11 +313,16 @@ def execute_js_tool(settings: Settings, pool: WorkerPool) -> ToolSpec:
             group.cancel_scope.cancel()
         return render_outcome(outcome, settings, timeout_ms)
 
+    description = _description(settings)
+    input_schema = _input_schema(settings)
+    if folder is not None:
+        description += _files_description(settings)
+        input_schema["properties"]["files"] = _files_schema(settings)
     return ToolSpec(
         name="execute_js",
         title="Run JavaScript",
-        description=_description(settings),
-        input_schema=_input_schema(settings),
+        description=description,
+        input_schema=input_schema,
         output_schema=OUTPUT_SCHEMA,
         handler=handler,
         icon="execute_js",

@@ -1,0 +1,175 @@
+"""What ``execute_js``'s ``files`` argument becomes: the named files read, decoded, parsed and packed for a worker.
+
+Everything happens on the host before the execution starts, so the isolate still reaches nothing outside
+itself: it receives one string, the *payload*, and the runtime (``js_runtime/files.js``) builds the global
+``files`` from it.
+
+Payload format: a manifest, one line of JSON, then a newline, then the body, which is the concatenation of
+every file's pieces. The manifest is a list with one object per file::
+
+    {"name": "sales/2025.csv", "size": 5120, "type": "text/csv", "format": "csv",
+     "text": [0, 5120], "records": [5120, 9800]}
+
+where each piece (``text``; ``records``, the CSV rows as JSON text; ``base64`` for bytes) is a ``[start,
+end]`` range of UTF-16 code units in the body. The body is never escaped or nested in another JSON string,
+and the runtime slices and parses a piece only when the code first asks for it, so unused forms cost
+nothing in the isolate.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sandbox_server.datafolder import DataFile, DataFolder, is_pattern
+from sandbox_server.errors import ArgumentError, PathRefused
+
+__all__ = ["FORMATS", "FileRequest", "FilesLimits", "build_payload", "parse_requests", "select"]
+
+FORMATS = ("auto", "text", "csv", "tsv", "json", "bytes")
+"""How a file may be asked for: ``auto`` picks csv, tsv or json by extension, text otherwise."""
+
+Format = Literal["text", "csv", "tsv", "json", "bytes"]
+
+_BY_EXTENSION: dict[str, Format] = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"}
+
+# The whole file is one value; the csv module's default limit of 128 KiB per field would refuse legitimate data.
+csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class FileRequest:
+    """One entry of the ``files`` argument: a name or pattern, and how to read what it names."""
+
+    path: str
+    format: str = "auto"
+
+
+@dataclass(frozen=True, slots=True)
+class FilesLimits:
+    """Caps of one call: how many files, and how many bytes in total (as stored on disk)."""
+
+    max_files: int
+    max_bytes: int
+
+
+def _argument_error(message: str) -> ArgumentError:
+    return ArgumentError(message, problems=[message])
+
+
+def parse_requests(value: Any) -> list[FileRequest]:
+    """The ``files`` argument (already checked against the schema) as requests."""
+    requests = []
+    for item in value:
+        if isinstance(item, str):
+            requests.append(FileRequest(item))
+        else:
+            requests.append(FileRequest(item["path"], item.get("as", "auto")))
+    return requests
+
+
+def select(folder: DataFolder, requests: Sequence[FileRequest], limits: FilesLimits) -> list[tuple[DataFile, Format]]:
+    """The files the requests name, each once, in order, with the format to read it in; checks the caps.
+
+    Raises:
+        PathRefused: A name is refused, or a pattern matches nothing.
+        ArgumentError: More files than ``limits.max_files``, or more bytes than ``limits.max_bytes``.
+    """
+    chosen: dict[str, tuple[DataFile, Format]] = {}
+    for request in requests:
+        if is_pattern(request.path):
+            matched = folder.glob(request.path)
+            if not matched:
+                raise PathRefused(f"pattern {request.path!r} matches no file in the data folder")
+        else:
+            matched = [folder.resolve(request.path)]
+        for file in matched:
+            if file.name not in chosen:
+                chosen[file.name] = (file, _format_of(file.name, request.format))
+            if len(chosen) > limits.max_files:
+                raise _argument_error(
+                    f"files names more than {limits.max_files} files; at most {limits.max_files} files can be passed "
+                    "in one call (max_files): name fewer files or narrow the pattern"
+                )
+    total = sum(file.size for file, _ in chosen.values())
+    if total > limits.max_bytes:
+        largest = max(chosen.values(), key=lambda pair: pair[0].size)[0]
+        raise _argument_error(
+            f"files total {total} bytes (the largest, {largest.name!r}, is {largest.size} bytes); at most "
+            f"{limits.max_bytes} bytes can be passed in one call (max_files_bytes): pass fewer or smaller files"
+        )
+    return list(chosen.values())
+
+
+def _format_of(name: str, asked: str) -> Format:
+    if asked != "auto":
+        return asked  # type: ignore[return-value]  # one of FORMATS, checked by the schema
+    dot = name.rfind(".")
+    return _BY_EXTENSION.get(name[dot:].lower(), "text") if dot > name.rfind("/") else "text"
+
+
+def _decode(name: str, data: bytes) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _argument_error(
+            f"file {name!r} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start} cannot be "
+            f'decoded); to read it as bytes, pass {{"path": {json.dumps(name)}, "as": "bytes"}}'
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _records(name: str, text: str, dialect: type[csv.Dialect]) -> list[list[str]]:
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    try:
+        return [record for record in reader if record]
+    except csv.Error as exc:
+        kind = "TSV" if dialect is csv.excel_tab else "CSV"
+        raise _argument_error(
+            f'file {name!r} could not be parsed as {kind} (line {reader.line_num}: {exc}); pass {{"path": '
+            f'{json.dumps(name)}, "as": "text"}} to read it as plain text'
+        ) from None
+
+
+def _units(text: str) -> int:
+    """Length of ``text`` in UTF-16 code units, as JavaScript counts it."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+def build_payload(folder: DataFolder, selected: Sequence[tuple[DataFile, Format]], max_bytes: int) -> str:
+    """Read, decode and parse the selected files into the payload the runtime turns into ``files``.
+
+    Blocking (file reads and parsing): run it in a worker thread.
+    """
+    manifest: list[dict[str, Any]] = []
+    pieces: list[str] = []
+    position = 0
+    remaining = max_bytes
+
+    def add(piece: str) -> list[int]:
+        nonlocal position
+        start = position
+        position += _units(piece)
+        pieces.append(piece)
+        return [start, position]
+
+    for file, form in selected:
+        data = folder.read(file, remaining)
+        remaining -= len(data)
+        entry: dict[str, Any] = {"name": file.name, "size": len(data), "type": file.mime_type, "format": form}
+        if form == "bytes":
+            entry["base64"] = add(base64.b64encode(data).decode("ascii"))
+        else:
+            text = _decode(file.name, data)
+            entry["text"] = add(text)
+            if form in ("csv", "tsv"):
+                records = _records(file.name, text, csv.excel_tab if form == "tsv" else csv.excel)
+                entry["records"] = add(json.dumps(records, ensure_ascii=False, separators=(",", ":")))
+        manifest.append(entry)
+    return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n" + "".join(pieces)
