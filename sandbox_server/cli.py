@@ -1,8 +1,10 @@
-"""Command line: ``serve`` (the default) runs the server; ``tools list|call`` talk to one as a client."""
+"""Command line: ``serve`` (the default) runs the server; ``tools list|call`` and ``resources list|read`` talk to one
+as a client."""
 
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
 import logging
@@ -34,6 +36,10 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
     ("--max-input-bytes", "max_input_bytes", int, "largest accepted input, in bytes of JSON"),
     ("--workers", "workers", int, "JavaScript worker processes (default: number of CPUs)"),
     ("--timezone", "timezone", str, "time zone the JavaScript code sees (IANA name)"),
+    ("--data-dir", "data_dir", str, "folder whose files execute_js may read and resources publish (default: none)"),
+    ("--max-files", "max_files", int, "most data-folder files one execute_js call may name"),
+    ("--max-files-bytes", "max_files_bytes", int, "most bytes of data-folder files one execute_js call may name"),
+    ("--max-resource-bytes", "max_resource_bytes", int, "largest data-folder file resources/read returns"),
 ]
 
 
@@ -110,6 +116,20 @@ def build_parser() -> argparse.ArgumentParser:
     call.add_argument("--code-file", help="execute_js: read `code` from this file ('-' for stdin)")
     call.add_argument("--json", action="store_true", help="print the whole CallToolResult as JSON")
     _add_setting_flags(call)
+
+    resources = commands.add_parser(
+        "resources", help="list or read the data folder's files (resources) of a server started for the purpose"
+    )
+    resource_commands = resources.add_subparsers(dest="resources_command", metavar="ACTION", required=True)
+    listing = resource_commands.add_parser("list", help="list every resource (all pages)")
+    listing.add_argument("--json", action="store_true", help="print the resources as a JSON array")
+    _add_client_flags(listing)
+    _add_setting_flags(listing)
+    read = resource_commands.add_parser("read", help="print one resource: text as is, a binary blob as raw bytes")
+    read.add_argument("uri", help="resource URI (e.g. sandbox-data:///sales/2025.csv) or a path in the data folder")
+    read.add_argument("--json", action="store_true", help="print the whole resources/read result as JSON")
+    _add_client_flags(read)
+    _add_setting_flags(read)
     return parser
 
 
@@ -141,7 +161,9 @@ def _settings_env(settings: Settings) -> dict[str, str]:
     """Environment that passes ``settings`` (and the caller's SANDBOX_* variables) to a child server."""
     env = {key: value for key, value in os.environ.items() if key.startswith("SANDBOX_")}
     for _, field, _, _ in _SETTING_FLAGS:
-        env["SANDBOX_" + field.upper()] = str(getattr(settings, field))
+        value = getattr(settings, field)
+        if value is not None:
+            env["SANDBOX_" + field.upper()] = str(value)
     env["SANDBOX_LOG_LEVEL"] = "warning"
     env["SANDBOX_TRANSPORT"] = "stdio"
     return env
@@ -174,24 +196,75 @@ def _call_arguments(args: argparse.Namespace) -> dict[str, Any] | None:
     return arguments
 
 
-async def _tools_command(args: argparse.Namespace, settings: Settings, arguments: dict[str, Any]) -> int:
+async def _connect(stack: contextlib.AsyncExitStack, args: argparse.Namespace, settings: Settings) -> Any:
+    """A client connected to the server at ``--url``, or to one started for the purpose over stdio."""
     from mcp import Client, StdioServerParameters
 
-    async with contextlib.AsyncExitStack() as stack:
-        target: Any
-        if args.url:
-            from mcp.client.streamable_http import streamable_http_client
-            from mcp.shared._httpx_utils import create_mcp_http_client
+    target: Any
+    if args.url:
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
 
-            token = settings.auth_token.get_secret_value() if settings.auth_token else None
-            headers = {"Authorization": f"Bearer {token}"} if token else None
-            http_client = await stack.enter_async_context(create_mcp_http_client(headers=headers))
-            target = streamable_http_client(args.url, http_client=http_client)
+        token = settings.auth_token.get_secret_value() if settings.auth_token else None
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        http_client = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+        target = streamable_http_client(args.url, http_client=http_client)
+    else:
+        target = StdioServerParameters(
+            command=sys.executable, args=["-m", "sandbox_server", "serve"], env=_settings_env(settings)
+        )
+    return await stack.enter_async_context(Client(target, mode="legacy"))
+
+
+async def _resources_command(args: argparse.Namespace, settings: Settings) -> int:
+    from mcp.shared.exceptions import MCPError
+
+    from sandbox_server.resources import SCHEME, uri_of
+
+    async with contextlib.AsyncExitStack() as stack:
+        client = await _connect(stack, args, settings)
+        if client.server_capabilities is None or client.server_capabilities.resources is None:
+            sys.stderr.write("sandbox-server: the server publishes no resources; start it with --data-dir PATH\n")
+            return 2
+        try:
+            if args.resources_command == "list":
+                listed: list[Any] = []
+                cursor: str | None = None
+                while True:
+                    page = await client.list_resources(cursor=cursor)
+                    listed.extend(page.resources)
+                    cursor = page.next_cursor
+                    if not cursor:
+                        break
+                if args.json:
+                    dumped = [item.model_dump(mode="json", by_alias=True, exclude_none=True) for item in listed]
+                    sys.stdout.write(json.dumps(dumped, indent=2, ensure_ascii=False) + "\n")
+                else:
+                    for item in listed:
+                        sys.stdout.write(f"{item.uri}\t{item.mime_type}\t{item.size} bytes\n")
+                return 0
+            uri = args.uri if args.uri.startswith(SCHEME + ":") else uri_of(args.uri)
+            result = await client.read_resource(uri)
+        except MCPError as exc:
+            sys.stderr.write(f"sandbox-server: {exc}\n")
+            return 1
+    if args.json:
+        sys.stdout.write(result.model_dump_json(by_alias=True, exclude_none=True, indent=2) + "\n")
+        return 0
+    for content in result.contents:
+        text = getattr(content, "text", None)
+        if text is not None:
+            sys.stdout.write(text)
         else:
-            target = StdioServerParameters(
-                command=sys.executable, args=["-m", "sandbox_server", "serve"], env=_settings_env(settings)
-            )
-        client = await stack.enter_async_context(Client(target, mode="legacy"))
+            sys.stdout.flush()
+            sys.stdout.buffer.write(base64.b64decode(content.blob))
+            sys.stdout.buffer.flush()
+    return 0
+
+
+async def _tools_command(args: argparse.Namespace, settings: Settings, arguments: dict[str, Any]) -> int:
+    async with contextlib.AsyncExitStack() as stack:
+        client = await _connect(stack, args, settings)
         if args.tools_command == "list":
             listed = await client.list_tools()
             if args.json:
@@ -254,6 +327,12 @@ def run(argv: Sequence[str] | None = None) -> int:
             return anyio.run(_tools_command, args, settings, arguments)
         except Exception as exc:
             sys.stderr.write(f"sandbox-server: the call failed: {exc}\n")
+            return 1
+    if args.command == "resources":
+        try:
+            return anyio.run(_resources_command, args, settings)
+        except Exception as exc:
+            sys.stderr.write(f"sandbox-server: the request failed: {exc}\n")
             return 1
     anyio.run(_serve, settings, getattr(args, "drain_timeout", None))
     return 0
