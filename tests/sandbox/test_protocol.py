@@ -67,7 +67,7 @@ def test_a_run_request_carries_the_job_with_empty_input_for_none() -> None:
         "files": "",
     }
     assert run_message(4, Job("input", "[1]", 250))["input"] == "[1]"
-    assert run_message(5, Job("files", None, 250, files_payload='[]\n'))["files"] == "[]\n"
+    assert run_message(5, Job("files", None, 250, files_payload="[]\n"))["files"] == "[]\n"
 
 
 def test_a_job_defaults_to_the_server_timeout_and_rejects_non_positive_ones() -> None:
