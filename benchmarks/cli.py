@@ -10,7 +10,7 @@ from pathlib import Path
 
 import anyio
 
-from benchmarks import coldstart, isolates, latency, machine, memory, throughput, work
+from benchmarks import coldstart, datafiles, isolates, latency, machine, memory, throughput, work
 from benchmarks.model import Section
 from benchmarks.plan import DEFAULT, QUICK, Plan
 from benchmarks.progress import Progress
@@ -20,7 +20,7 @@ from benchmarks.targets import judge
 
 __all__ = ["main", "run"]
 
-SECTION_COUNT = 6
+SECTION_COUNT = 7
 
 
 class Run:
@@ -59,6 +59,8 @@ class Run:
         await self.add("coldstart", lambda: coldstart.measure(plan, progress))
         # Last, with its own server, so that nothing else runs beside the processes it watches.
         await self.add("memory", lambda: memory.measure(plan, progress))
+        # After memory's server is gone: its own server, with a data folder of generated CSV files.
+        await self.add("datafiles", lambda: datafiles.measure(plan, progress))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,6 +26,8 @@ class Plan:
         cold_starts: Servers started from nothing.
         memory_first: Calls after which memory is first read.
         memory_calls: Calls after which memory is read again.
+        data_iterations: Calls per kind of data-file call and per file size.
+        data_sizes_mb: Sizes of the CSV files passed through ``files``, in MB.
     """
 
     name: str
@@ -41,6 +43,8 @@ class Plan:
     cold_starts: int
     memory_first: int
     memory_calls: int
+    data_iterations: int
+    data_sizes_mb: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -60,6 +64,8 @@ DEFAULT = Plan(
     cold_starts=7,
     memory_first=50,
     memory_calls=1000,
+    data_iterations=10,
+    data_sizes_mb=(1, 10),
 )
 
 QUICK = Plan(
@@ -76,4 +82,6 @@ QUICK = Plan(
     cold_starts=2,
     memory_first=50,
     memory_calls=100,
+    data_iterations=3,
+    data_sizes_mb=(1,),
 )

@@ -32,9 +32,11 @@ def server_env() -> dict[str, str]:
     return env
 
 
-def server_parameters() -> StdioServerParameters:
-    """How to start the server: this interpreter, ``-m sandbox_server``, stdio."""
-    return StdioServerParameters(command=sys.executable, args=["-m", "sandbox_server"], env=server_env())
+def server_parameters(**extra_env: str) -> StdioServerParameters:
+    """How to start the server: this interpreter, ``-m sandbox_server``, stdio; ``extra_env`` adds settings."""
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "sandbox_server"], env={**server_env(), **extra_env}
+    )
 
 
 @dataclass(slots=True)
@@ -77,8 +79,8 @@ def _new_server_pid(before: set[int]) -> int | None:
 
 
 @asynccontextmanager
-async def running_server() -> AsyncIterator[RunningServer]:
-    """Start a server, connect and initialise; the server stops when the block ends."""
+async def running_server(**extra_env: str) -> AsyncIterator[RunningServer]:
+    """Start a server (``extra_env`` adds settings), connect and initialise; the server stops when the block ends."""
     before = set(procfs.children(os.getpid()))
-    async with Client(server_parameters(), mode="legacy") as client:
+    async with Client(server_parameters(**extra_env), mode="legacy") as client:
         yield RunningServer(client, _new_server_pid(before))
