@@ -29,8 +29,9 @@ from typing import Any, Literal
 
 from sandbox_server.datafolder import DataFile, DataFolder, is_pattern
 from sandbox_server.errors import ArgumentError, PathRefused
+from sandbox_server.sandbox.protocol import MAX_FRAME_BYTES
 
-__all__ = ["FORMATS", "FileRequest", "FilesLimits", "build_payload", "parse_requests", "select"]
+__all__ = ["FORMATS", "FileRequest", "FilesLimits", "build_payload", "check_frame_room", "parse_requests", "select"]
 
 FORMATS = ("auto", "text", "csv", "tsv", "json", "bytes")
 """How a file may be asked for: ``auto`` picks csv, tsv or json by extension, text otherwise."""
@@ -173,3 +174,27 @@ def build_payload(folder: DataFolder, selected: Sequence[tuple[DataFile, Format]
                 entry["records"] = add(json.dumps(records, ensure_ascii=False, separators=(",", ":")))
         manifest.append(entry)
     return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n" + "".join(pieces)
+
+
+# Room kept in a frame for the code, the input and the rest of the run message.
+_FRAME_RESERVE = 4 * 1_048_576
+# The most bytes one character of the payload can take once JSON-escaped in a frame: an astral character is
+# one Python character and two ``\\uXXXX`` escapes.
+_WORST_ESCAPE = 12
+
+
+def check_frame_room(payload: str, reserved: int = _FRAME_RESERVE) -> None:
+    """Raise an ArgumentError when ``payload`` would not fit in the frame that carries it to a worker.
+
+    Counting exactly means encoding the payload once more, so it is done only when the cheap bound (every
+    character escaped at its worst) does not already show that it fits.
+    """
+    room = MAX_FRAME_BYTES - reserved
+    if len(payload) * _WORST_ESCAPE <= room:
+        return
+    size = len(json.dumps(payload))
+    if size > room:
+        raise _argument_error(
+            f"the files of this call take {size} bytes once packed for the JavaScript worker, more than the "
+            f'{room} bytes one job can carry: pass fewer or smaller files, or read CSV files with "as": "text"'
+        )

@@ -377,3 +377,14 @@ async def test_without_a_data_folder_nothing_of_it_is_visible() -> None:
         assert result.is_error
         with pytest.raises(MCPError):
             await client.list_resources()
+
+
+def test_a_payload_too_large_for_a_worker_frame_is_an_argument_error() -> None:
+    from sandbox_server.datafiles import check_frame_room
+    from sandbox_server.errors import ArgumentError
+    from sandbox_server.sandbox.protocol import MAX_FRAME_BYTES
+
+    check_frame_room("x" * 1000)
+    # Control characters take six bytes each once escaped: this payload fits as text but not in a frame.
+    with pytest.raises(ArgumentError, match="once packed for the JavaScript worker"):
+        check_frame_room("\x01" * (MAX_FRAME_BYTES // 6 + 1), reserved=0)

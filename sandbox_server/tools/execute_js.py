@@ -8,7 +8,7 @@ from typing import Any
 
 import anyio
 
-from sandbox_server.datafiles import FORMATS, FilesLimits, build_payload, parse_requests, select
+from sandbox_server.datafiles import FORMATS, FilesLimits, build_payload, check_frame_room, parse_requests, select
 from sandbox_server.datafolder import DataFolder
 from sandbox_server.errors import ArgumentError
 from sandbox_server.registry import PURE_COMPUTATION, CallContext, ToolSpec
@@ -274,7 +274,9 @@ def execute_js_tool(settings: Settings, pool: WorkerPool, folder: DataFolder | N
 
         def prepare() -> str:  # file-system work and parsing, off the event loop
             selected = select(folder, requests, files_limits)
-            return build_payload(folder, selected, files_limits.max_bytes)
+            payload = build_payload(folder, selected, files_limits.max_bytes)
+            check_frame_room(payload)
+            return payload
 
         return await anyio.to_thread.run_sync(prepare)
 
