@@ -50,6 +50,11 @@ Use these tools instead of computing in your head; their answers are exact.
 expressions, parsing, date and time-zone math with Intl or Temporal): write a short JavaScript snippet; its last \
 expression (or `return` value) is the result, console.log output is returned too. Pass data in `input`.\
 """
+DATA_FOLDER_INSTRUCTIONS = """
+The user shared a data folder: its files are listed as resources (sandbox-data:/// URIs). To compute over them, \
+name them in execute_js's `files` argument (paths or patterns such as `*.csv`) and read the global `files` \
+instead of copying their contents into `input`.\
+"""
 
 
 def package_version() -> str:
@@ -194,7 +199,7 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             version=package_version(),
             title=SERVER_TITLE,
             description="Exact arithmetic, date math and sandboxed JavaScript (V8) for language models.",
-            instructions=INSTRUCTIONS,
+            instructions=INSTRUCTIONS + (DATA_FOLDER_INSTRUCTIONS if app.folder is not None else ""),
             icons=server_icons(),
             lifespan=lifespan,
             on_list_tools=list_tools,

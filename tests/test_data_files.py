@@ -388,3 +388,10 @@ def test_a_payload_too_large_for_a_worker_frame_is_an_argument_error() -> None:
     # Control characters take six bytes each once escaped: this payload fits as text but not in a frame.
     with pytest.raises(ArgumentError, match="once packed for the JavaScript worker"):
         check_frame_room("\x01" * (MAX_FRAME_BYTES // 6 + 1), reserved=0)
+
+
+async def test_the_instructions_mention_the_folder_only_when_there_is_one(data_client: Client) -> None:
+    assert "`files`" in (data_client.instructions or "")
+    async with Client(build_server(make_settings(workers=1)), mode="legacy") as plain:
+        assert plain.instructions
+        assert "data folder" not in plain.instructions

@@ -75,22 +75,20 @@ def _files_schema(settings: Settings) -> dict[str, Any]:
             f"At most {settings.max_files} files and {settings.max_files_bytes} bytes in total."
         ),
         "items": {
-            "anyOf": [
-                {"type": "string", "minLength": 1},
-                {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["path"],
-                    "properties": {
-                        "path": {"type": "string", "minLength": 1},
-                        "as": {
-                            "enum": list(FORMATS),
-                            "default": "auto",
-                            "description": "auto (by extension), text, csv, tsv, json or bytes",
-                        },
-                    },
+            # One schema for both forms: string keywords apply to names, object keywords to {"path", "as"}, so a
+            # mistake is reported by the keyword it breaks.
+            "type": ["string", "object"],
+            "minLength": 1,
+            "additionalProperties": False,
+            "required": ["path"],
+            "properties": {
+                "path": {"type": "string", "minLength": 1},
+                "as": {
+                    "enum": list(FORMATS),
+                    "default": "auto",
+                    "description": "auto (by extension), text, csv, tsv, json or bytes",
                 },
-            ]
+            },
         },
     }
 
