@@ -84,12 +84,7 @@ def select(folder: DataFolder, requests: Sequence[FileRequest], limits: FilesLim
     """
     chosen: dict[str, tuple[DataFile, Format]] = {}
     for request in requests:
-        if is_pattern(request.path):
-            matched = folder.glob(request.path)
-            if not matched:
-                raise PathRefused(f"pattern {request.path!r} matches no file in the data folder")
-        else:
-            matched = [folder.resolve(request.path)]
+        matched = _named(folder, request.path)
         for file in matched:
             if file.name not in chosen:
                 chosen[file.name] = (file, _format_of(file.name, request.format))
@@ -106,6 +101,20 @@ def select(folder: DataFolder, requests: Sequence[FileRequest], limits: FilesLim
             f"{limits.max_bytes} bytes can be passed in one call (max_files_bytes): pass fewer or smaller files"
         )
     return list(chosen.values())
+
+
+def _named(folder: DataFolder, name: str) -> list[DataFile]:
+    """The files ``name`` stands for: the file of that name when there is one (``report[1].csv`` can be a
+    plain name), otherwise, for a name with pattern characters, every file it matches."""
+    if not is_pattern(name):
+        return [folder.resolve(name)]
+    try:
+        return [folder.resolve(name)]
+    except PathRefused:
+        matched = folder.glob(name)
+    if not matched:
+        raise PathRefused(f"pattern {name!r} matches no file in the data folder")
+    return matched
 
 
 def _format_of(name: str, asked: str) -> Format:

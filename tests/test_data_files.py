@@ -34,6 +34,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         (folder / "ragged.csv").write_text('a,b,c\n1,2\n"x, y",3,4,5\n\n"multi\nline",,\n')
         (folder / "bom.csv").write_bytes("\ufeffk,v\n1,2\n".encode())
         (folder / "astral.csv").write_text("emoji,n\n\U0001f600,1\n\u00e9,2\n")
+        (folder / "report[1].txt").write_text("bracketed name\n")
         yield folder
 
 
@@ -139,6 +140,12 @@ async def test_patterns_name_every_matching_file_once(data_client: Client) -> No
         "link-in.csv",
         "ragged.csv",
     ]
+
+
+async def test_a_file_whose_name_has_pattern_characters_is_named_as_is(data_client: Client) -> None:
+    _, structured, is_error = await run_files(data_client, "Object.keys(files)", ["report[1].txt", "report?1?.txt"])
+    assert not is_error, structured
+    assert structured["result"] == ["report[1].txt"]
 
 
 async def test_forms_are_parsed_on_first_access_and_then_kept(data_client: Client) -> None:
@@ -295,6 +302,7 @@ async def test_resources_list_the_visible_files_with_uri_type_and_size(data_clie
         "notes.txt",
         "people.tsv",
         "ragged.csv",
+        "report[1].txt",
         "reports/2025.json",
         "reports/deep/more.json",
         "sales.csv",
