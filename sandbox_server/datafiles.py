@@ -147,6 +147,19 @@ def _records(name: str, text: str, dialect: type[csv.Dialect]) -> list[list[str]
         ) from None
 
 
+_RECORDS_PER_CHUNK = 2_000
+
+
+def _records_json(records: list[list[str]]) -> str:
+    """``records`` as compact JSON, encoded a chunk at a time: one encoder call over a large list would hold the
+    interpreter lock for its whole duration and stall the server's event loop meanwhile."""
+    chunks = [
+        json.dumps(records[start : start + _RECORDS_PER_CHUNK], ensure_ascii=False, separators=(",", ":"))[1:-1]
+        for start in range(0, len(records), _RECORDS_PER_CHUNK)
+    ]
+    return "[" + ",".join(chunks) + "]"
+
+
 def _units(text: str) -> int:
     """Length of ``text`` in UTF-16 code units, as JavaScript counts it."""
     return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
@@ -180,7 +193,7 @@ def build_payload(folder: DataFolder, selected: Sequence[tuple[DataFile, Format]
             entry["text"] = add(text)
             if form in ("csv", "tsv"):
                 records = _records(file.name, text, csv.excel_tab if form == "tsv" else csv.excel)
-                entry["records"] = add(json.dumps(records, ensure_ascii=False, separators=(",", ":")))
+                entry["records"] = add(_records_json(records))
         manifest.append(entry)
     return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n" + "".join(pieces)
 
