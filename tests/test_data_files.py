@@ -403,3 +403,12 @@ async def test_the_instructions_mention_the_folder_only_when_there_is_one(data_c
     async with Client(build_server(make_settings(workers=1)), mode="legacy") as plain:
         assert plain.instructions
         assert "data folder" not in plain.instructions
+
+
+async def test_files_is_the_only_global_a_call_with_files_adds(data_client: Client) -> None:
+    code = "Object.getOwnPropertyNames(globalThis).sort()"
+    plain = await data_client.call_tool("execute_js", {"code": code})
+    _, with_files, _ = await run_files(data_client, code, ["sales.csv"])
+    assert plain.structured_content is not None
+    assert sorted(set(with_files["result"]) - set(plain.structured_content["result"])) == ["files"]
+    assert set(plain.structured_content["result"]) <= set(with_files["result"])
