@@ -40,6 +40,7 @@ def name_of(uri: str) -> str:
         raise MCPError(
             code=types.INVALID_PARAMS,
             message=f"Unknown resource URI {uri[:200]!r}: this server's resources look like {SCHEME}:///reports/2025.csv",
+            data={"uri": uri[:200]},
         )
     try:
         return "/".join(unquote(part, errors="strict") for part in parts.path[1:].split("/"))
@@ -110,7 +111,7 @@ class DataResources:
                 )
             data = self.folder.read(file, self.max_bytes)
         except PathRefused as exc:
-            raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
+            raise MCPError(code=types.INVALID_PARAMS, message=exc.message, data={"uri": uri}) from None
         if _is_text(file):
             try:
                 text = data.decode("utf-8")

@@ -104,10 +104,16 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        # SANDBOX_DATA_DIR= must not become Path(""), which is the current directory.
+        return None if isinstance(value, str) and not value.strip() else value
+
     @field_validator("data_dir")
     @classmethod
     def _existing_folder(cls, value: Path | None) -> Path | None:
-        if value is None or str(value) == "":
+        if value is None:
             return None
         value = value.expanduser()
         if not value.is_dir():

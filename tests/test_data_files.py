@@ -412,3 +412,12 @@ async def test_files_is_the_only_global_a_call_with_files_adds(data_client: Clie
     assert plain.structured_content is not None
     assert sorted(set(with_files["result"]) - set(plain.structured_content["result"])) == ["files"]
     assert set(plain.structured_content["result"]) <= set(with_files["result"])
+
+
+def test_an_empty_data_dir_setting_means_no_folder_not_the_current_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbox_server import Settings
+
+    monkeypatch.setenv("SANDBOX_DATA_DIR", "")
+    assert Settings().data_dir is None
+    monkeypatch.setenv("SANDBOX_DATA_DIR", "  ")
+    assert Settings().data_dir is None
