@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,9 +18,14 @@ pytestmark = pytest.mark.skipif(shutil.which("npx") is None, reason="npm/npx is 
 
 
 def inspector(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the Inspector CLI against a fresh server; leading ``-e KEY=VALUE`` pairs in ``args`` go to the server."""
+    settings: list[str] = []
+    while len(args) >= 2 and args[0] == "-e":
+        settings += args[:2]
+        args = args[2:]
     command = [
         "npx", "--yes", INSPECTOR, "--cli",
-        "-e", "SANDBOX_WORKERS=1",
+        "-e", "SANDBOX_WORKERS=1", *settings,
         sys.executable, "-m", "sandbox_server",
         *args,
     ]  # fmt: skip
@@ -60,3 +66,32 @@ def test_inspector_sees_division_by_zero_as_is_error() -> None:
     result = _json(done.stdout)
     assert result["isError"] is True
     assert done.returncode != 0
+
+
+def test_inspector_lists_and_reads_the_data_folder_and_passes_files(tmp_path: Path) -> None:
+    (tmp_path / "sales.csv").write_text("category,amount\nfood,2.5\nrent,800\nfood,7.5\n")
+    folder = ("-e", f"SANDBOX_DATA_DIR={tmp_path}")
+    listed = inspector(*folder, "--method", "resources/list")
+    assert listed.returncode == 0, listed.stderr
+    size = (tmp_path / "sales.csv").stat().st_size
+    assert _json(listed.stdout)["resources"] == [
+        {
+            "name": "sales.csv",
+            "title": "sales.csv",
+            "uri": "sandbox-data:///sales.csv",
+            "mimeType": "text/csv",
+            "size": size,
+        }
+    ]
+    read = inspector(*folder, "--method", "resources/read", "--uri", "sandbox-data:///sales.csv")
+    assert read.returncode == 0, read.stderr
+    assert _json(read.stdout)["contents"] == [
+        {"uri": "sandbox-data:///sales.csv", "mimeType": "text/csv", "text": (tmp_path / "sales.csv").read_text()}
+    ]
+    code = "files['sales.csv'].rows.filter(r => r.category === 'food').reduce((t, r) => t + Number(r.amount), 0)"
+    called = inspector(
+        *folder, "--method", "tools/call", "--tool-name", "execute_js",
+        "--tool-arg", f"code={code}", "--tool-arg", 'files=["*.csv"]',
+    )  # fmt: skip
+    assert called.returncode == 0, called.stderr
+    assert _json(called.stdout)["structuredContent"]["result"] == 10
