@@ -7,7 +7,7 @@
 // (`JSON.parse = ...`) do not change what they return.
 
 const SyntaxErrorCtor = SyntaxError;
-const Uint8ArrayFromBase64 = typeof Uint8Array.fromBase64 === 'function' ? Uint8Array.fromBase64 : undefined;
+const Uint8ArrayFromBase64 = Uint8Array.fromBase64;
 
 // Defines (or, without a payload, removes) the global `files` for the run about to start.
 function defineFiles(payload) {
@@ -104,22 +104,7 @@ function rowsOf(records) {
   return rows;
 }
 
+// V8 has Uint8Array.fromBase64 (captured above, before the model's code can replace it).
 function decodeBase64(text) {
-  if (Uint8ArrayFromBase64 !== undefined) return ReflectApply(Uint8ArrayFromBase64, Uint8ArrayCtor, [text]);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  let length = text.length;
-  while (length > 0 && StringPrototypeCharCodeAt(text, length - 1) === 61) length--;
-  const bytes = new Uint8ArrayCtor(MathFloor(length * 3 / 4));
-  let bits = 0;
-  let count = 0;
-  let out = 0;
-  for (let i = 0; i < length; i++) {
-    bits = (bits << 6) | StringPrototypeIndexOf(alphabet, text[i]);
-    count += 6;
-    if (count >= 8) {
-      count -= 8;
-      bytes[out++] = (bits >> count) & 255;
-    }
-  }
-  return bytes;
+  return ReflectApply(Uint8ArrayFromBase64, Uint8ArrayCtor, [text]);
 }

@@ -161,11 +161,12 @@ async def test_forms_are_parsed_on_first_access_and_then_kept(data_client: Clien
 
 async def test_replaced_globals_do_not_change_what_files_returns(data_client: Client) -> None:
     code = (
-        "JSON.parse = () => 'forged'; String.prototype.slice = () => 'x';"
-        "[files['reports/2025.json'].json.total, files['sales.csv'].records.length]"
+        "JSON.parse = () => 'forged'; String.prototype.slice = () => 'x'; Uint8Array.fromBase64 = () => 'forged';"
+        "[files['reports/2025.json'].json.total, files['sales.csv'].records.length, files['blob.bin'].bytes.length]"
     )
-    _, structured, _ = await run_files(data_client, code, ["reports/2025.json", "sales.csv"])
-    assert structured["result"] == [3, 4]
+    files = ["reports/2025.json", "sales.csv", {"path": "blob.bin", "as": "bytes"}]
+    _, structured, _ = await run_files(data_client, code, files)
+    assert structured["result"] == [3, 4, 4]
 
 
 async def test_invalid_json_fails_on_access_with_the_file_name(data_client: Client) -> None:
