@@ -25,6 +25,6 @@ installGlobal('structuredClone', structuredClone);
 // mini-racer's timer manager is a `var` too: it cannot be deleted, only emptied.
 if (!ReflectDeleteProperty(globalObject, '__timer_manager')) globalObject.__timer_manager = undefined;
 
-return { run, abort };
+return { run, connect, abort, abortMemory };
 })();
 //# sourceURL=sandbox-runtime.js

@@ -36,7 +36,6 @@ const ObjectPrototypePropertyIsEnumerable = uncurryThis(Object.prototype.propert
 const ArrayCtor = Array;
 const ArrayIsArray = Array.isArray;
 const ArrayPrototype = Array.prototype;
-const originalArrayPush = Array.prototype.push;
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const ArrayPrototypePop = uncurryThis(Array.prototype.pop);
 const ArrayPrototypeJoin = uncurryThis(Array.prototype.join);
@@ -153,6 +152,7 @@ const Uint8ArrayCtor = Uint8Array;
 const Int32ArrayCtor = Int32Array;
 const AtomicsWaitAsync = Atomics.waitAsync;
 const AtomicsNotify = Atomics.notify;
+const AtomicsStore = Atomics.store;
 
 const PromiseCtor = Promise;
 const PromisePrototype = Promise.prototype;

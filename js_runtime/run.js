@@ -1,8 +1,10 @@
-// The entry point the worker calls. run(code, inputJson, optionsJson) evaluates the
-// model's code (as a script whose completion value is the result, like a REPL, or as the
-// body of an async function when it uses top-level await or return), waits for the result
-// and for pending timers, and returns the outcome as JSON text. abort(reason) returns the
-// outcome of a run that mini-racer had to terminate.
+// The entry points the worker calls. connect(deliver) hands over the worker's notification
+// function once, before any model-written code. run(code, inputJson, optionsJson) evaluates
+// the model's code (as a script whose completion value is the result, like a REPL, or as the
+// body of an async function when it uses top-level await or return) and returns the outcome
+// as JSON text, or '' when the run goes on (a promise result, pending timers): the outcome
+// then goes to `deliver` once the result has settled and no timer is left. abort() and
+// abortMemory() return the outcome of a run that mini-racer had to terminate.
 
 const DEFAULT_OUTPUT_CAP = 65536;
 // Checks for a result promise that can no longer settle back off up to about 250 ms in
@@ -22,7 +24,8 @@ const runState = {
   error: null,
   syntaxMode: null,
   asyncMode: false,
-  resolveOutcome: undefined,
+  // Set when run() returned without an outcome: finish() then hands it to `deliver`.
+  pending: false,
   checkGeneration: 0,
   idleChecks: 0,
   outcome: undefined,
@@ -48,7 +51,7 @@ function resetRun(cap) {
   runState.error = null;
   runState.syntaxMode = null;
   runState.asyncMode = false;
-  runState.resolveOutcome = undefined;
+  runState.pending = false;
   runState.checkGeneration++;
   runState.idleChecks = 0;
   runState.outcome = undefined;
@@ -169,20 +172,23 @@ function failSynchronously(error) {
   return finish();
 }
 
-// mini-racer calls a function with arguments (the worker's abort(reason), the `then` it
-// uses to await the outcome) by building the argument list with the isolate's
-// Array.prototype.push. When the runtime has control again it puts the original back, so
-// that code which replaced push cannot cut the worker off from the outcome.
-function restoreEngineHooks() {
-  const descriptor = describe(ArrayPrototype, 'push');
-  if (descriptor !== undefined && descriptor.value === originalArrayPush) return;
-  ReflectDefineProperty(ArrayPrototype, 'push', {
-    __proto__: null, value: originalArrayPush, writable: true, enumerable: false, configurable: true,
-  });
+// The worker's only way back in: a native function (a mini-racer notification) that connect()
+// receives while the isolate holds nothing but the runtime, kept only in this closure. An
+// outcome that is not ready when run() returns is handed to it; mini-racer copies the
+// arguments of a notification into a fresh array in C++, which no prototype can intercept.
+// After the model's code has run, the worker calls functions only without arguments (their
+// argument lists would go through the isolate's Array.prototype).
+let deliver;
+
+function connect(callback) {
+  if (deliver === undefined && typeof callback === 'function') deliver = callback;
+}
+
+function deliverOutcome(text) {
+  if (deliver !== undefined) deliver(text);
 }
 
 function afterEvaluation(code, value) {
-  restoreEngineHooks();
   let thenable = false;
   if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
     try {
@@ -198,15 +204,9 @@ function afterEvaluation(code, value) {
     runState.result = value;
     if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code)) return finish();
   }
-  const promise = new PromiseCtor((resolve) => {
-    runState.resolveOutcome = resolve;
-  });
-  // mini-racer awaits this promise by calling its `then`; own properties keep that
-  // working even if the model's code replaced Promise.prototype.then or its constructor.
-  ReflectDefineProperty(promise, 'then', { __proto__: null, value: PromisePrototypeThen });
-  ReflectDefineProperty(promise, 'constructor', { __proto__: null, value: undefined });
+  runState.pending = true;
   scheduleCheck();
-  return promise;
+  return '';
 }
 
 function mayQueueMicrotasks(code) {
@@ -284,7 +284,6 @@ function finish() {
   if (runState.finished && runState.outcome !== undefined) return runState.outcome;
   runState.finished = true;
   stopAllTimers();
-  restoreEngineHooks();
   let text;
   try {
     text = buildOutcome();
@@ -292,17 +291,19 @@ function finish() {
     text = internalFailureOutcome(error);
   }
   runState.outcome = text;
-  if (runState.resolveOutcome !== undefined) runState.resolveOutcome(text);
+  if (runState.pending) {
+    runState.pending = false;
+    deliverOutcome(text);
+  }
   return text;
 }
 
-// `reason` may be left out (calling with no arguments needs nothing from the isolate's
-// built-ins); the error kind is then "timeout".
+// The worker calls these without arguments; `reason` defaults to "timeout".
 function abort(reason) {
   try {
     runState.finished = true;
+    runState.pending = false;
     stopAllTimers();
-    restoreEngineHooks();
     runState.hasResult = false;
     runState.result = undefined;
     runState.error = { kind: reason === 'memory' ? 'memory' : 'timeout', name: null, message: null, line: null,
@@ -313,6 +314,10 @@ function abort(reason) {
   } catch (error) {
     return internalFailureOutcome(error);
   }
+}
+
+function abortMemory() {
+  return abort('memory');
 }
 
 // The rendered result goes through a stream like the console output, so that a string of
