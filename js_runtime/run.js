@@ -17,6 +17,7 @@ const MICROTASK_WORDS = ['then', 'await', 'async', 'Promise', 'queueMicrotask', 
   'WebAssembly', 'Atomics', 'import'];
 
 const runState = {
+  __proto__: null,
   cap: DEFAULT_OUTPUT_CAP,
   finished: false,
   hasResult: false,
@@ -80,7 +81,7 @@ function startRun(code, inputJson, optionsJson) {
     try {
       input = JSONParse(inputJson);
     } catch (error) {
-      runState.error = { kind: 'runtime', name: 'SyntaxError', message: 'input is not valid JSON: ' +
+      runState.error = { __proto__: null, kind: 'runtime', name: 'SyntaxError', message: 'input is not valid JSON: ' +
         thrownMessage(error), line: null, column: null, stack: null };
       return finish();
     }
@@ -152,7 +153,9 @@ function isParseTimeSyntaxError(error) {
   const stack = rawStack(error);
   if (stack === undefined) return false;
   const frames = splitFrames(stack);
-  if (frames.length === 0) return false;
+  const rawFrames = WeakMapPrototypeHas(formattedStacks, error) ? WeakMapPrototypeGet(formattedStacks, error)
+    : frames.length;
+  if (rawFrames === 0) return false;
   for (let i = 0; i < frames.length; i++) {
     if (isUserFrame(frames[i])) return false;
   }
@@ -163,7 +166,7 @@ function reportSyntaxError(error, mode) {
   const parts = errorNameAndMessage(error);
   runState.syntaxMode = mode;
   runState.asyncMode = mode === 'async';
-  runState.error = { kind: 'syntax', name: parts[0], message: parts[1], line: null, column: null, stack: null };
+  runState.error = { __proto__: null, kind: 'syntax', name: parts[0], message: parts[1], line: null, column: null, stack: null };
   return finish();
 }
 
@@ -265,6 +268,7 @@ function checkDone(generation) {
   runState.idleChecks++;
   if (runState.idleChecks > MAX_IDLE_CHECKS) {
     runState.error = {
+      __proto__: null,
       kind: 'runtime',
       name: 'Error',
       message: 'The result promise never settled: it was still pending when no timers or other work were left ' +
@@ -306,7 +310,7 @@ function abort(reason) {
     stopAllTimers();
     runState.hasResult = false;
     runState.result = undefined;
-    runState.error = { kind: reason === 'memory' ? 'memory' : 'timeout', name: null, message: null, line: null,
+    runState.error = { __proto__: null, kind: reason === 'memory' ? 'memory' : 'timeout', name: null, message: null, line: null,
       column: null, stack: null };
     const text = buildOutcome();
     runState.outcome = text;
@@ -340,37 +344,36 @@ function renderResult(stream, value) {
   stream.innerOmitted += takeInspectOmitted();
 }
 
-// A string field of the error object, kept within the cap.
-function clip(text, limit) {
-  if (typeof text !== 'string') return text;
-  if (text.length <= limit / 3 || utf8Length(text) <= limit) return text;
-  const stream = newStream(limit);
-  streamWrite(stream, text);
-  return streamFit(stream, limit);
-}
-
 function nullableJson(value) {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number') return '' + value;
   return jsonString(value);
 }
 
-function errorJson(error, limit) {
+const ERROR_TEXT_FIELDS = ['name', 'message', 'stack'];
+
+// The error object's JSON; its text fields are the fitted texts from `first` on (null where the
+// field was not a string).
+function errorJson(error, texts, first) {
   if (error === null) return 'null';
-  return '{"kind":' + jsonString(error.kind) +
-    ',"name":' + nullableJson(clip(error.name, limit)) +
-    ',"message":' + nullableJson(clip(error.message, limit)) +
-    ',"line":' + nullableJson(error.line) +
-    ',"column":' + nullableJson(error.column) +
-    ',"stack":' + nullableJson(clip(error.stack, limit)) + '}';
+  const fields = ERROR_TEXT_FIELDS;
+  let json = '{"kind":' + jsonString(error.kind);
+  for (let i = 0; i < fields.length; i++) {
+    json += ',"' + fields[i] + '":' + (typeof error[fields[i]] === 'string' ? jsonString(texts[first + i]) : 'null');
+    if (i === 1) json += ',"line":' + nullableJson(error.line) + ',"column":' + nullableJson(error.column);
+  }
+  return json + '}';
 }
 
+// stdout, stderr, the rendered result and the error's name, message and stack all share the one
+// output cap: each is a stream, and the budget is shared among them.
 function buildOutcome() {
   const cap = runState.cap;
   let omitted = 0;
   let resultType = null;
   let resultJson = null;
-  const streams = [output.stdout, output.stderr];
+  let resultIndex = -1;
+  const streams = asList([output.stdout, output.stderr]);
   if (runState.hasResult) {
     const value = runState.result;
     resultType = resultTypeOf(value);
@@ -380,6 +383,7 @@ function buildOutcome() {
     } catch (error) {
       streamWrite(resultStream, '<rendering failed: ' + describeThrown(error) + '>');
     }
+    resultIndex = streams.length;
     ArrayPrototypePush(streams, resultStream);
     if (value !== undefined) {
       try {
@@ -391,23 +395,33 @@ function buildOutcome() {
       }
     }
   }
-  const demands = [];
+  const error = runState.error;
+  const errorIndex = streams.length;
+  if (error !== null) {
+    for (let i = 0; i < ERROR_TEXT_FIELDS.length; i++) {
+      const stream = newStream(cap);
+      const text = error[ERROR_TEXT_FIELDS[i]];
+      if (typeof text === 'string') streamWrite(stream, text);
+      ArrayPrototypePush(streams, stream);
+    }
+  }
+  const demands = list();
   for (let i = 0; i < streams.length; i++) ArrayPrototypePush(demands, streamDemand(streams[i]));
   const shares = shareBudget(demands, cap);
-  const texts = [];
+  const texts = list();
   for (let i = 0; i < streams.length; i++) {
     ArrayPrototypePush(texts, streamFit(streams[i], shares[i]));
     omitted += fitOmitted;
   }
-  let json = '{"ok":' + (runState.error === null ? 'true' : 'false') +
-    ',"resultText":' + (streams.length > 2 ? jsonString(texts[2]) : 'null');
+  let json = '{"ok":' + (error === null ? 'true' : 'false') +
+    ',"resultText":' + (resultIndex >= 0 ? jsonString(texts[resultIndex]) : 'null');
   if (resultJson !== null) json += ',"result":' + resultJson;
   json += ',"resultType":' + nullableJson(resultType) +
     ',"stdout":' + jsonString(texts[0]) +
     ',"stderr":' + jsonString(texts[1]) +
     ',"truncated":' + (omitted > 0 ? 'true' : 'false') +
     ',"omittedBytes":' + omitted +
-    ',"error":' + errorJson(runState.error, MathMax(cap, 1024)) +
+    ',"error":' + errorJson(error, texts, errorIndex) +
     ',"syntaxMode":' + nullableJson(runState.syntaxMode) +
     ',"async":' + (runState.asyncMode ? 'true' : 'false') + '}';
   return json;

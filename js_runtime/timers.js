@@ -8,6 +8,7 @@
 const TIMEOUT_MAX = 2147483647;
 
 const timerState = {
+  __proto__: null,
   nextId: 1,
   pending: 0,
   active: ObjectCreate(null),
@@ -83,7 +84,7 @@ function addTimer(callback, delay, args, repeat) {
     throw new TypeErrorCtor('The "callback" argument must be of type function. Received ' + inspect(callback));
   }
   const id = timerState.nextId++;
-  const timer = { id, callback, args, repeat, delay: coerceDelay(delay), cell: undefined };
+  const timer = { __proto__: null, id, callback, args, repeat, delay: coerceDelay(delay), cell: undefined };
   timerState.active[id] = timer;
   timerState.pending++;
   armTimer(timer);
