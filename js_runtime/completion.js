@@ -36,8 +36,8 @@ function slashStartsRegExp(code, previous, previousEnd) {
 // Positions where a top-level statement may end: after `;` and at line breaks, both at
 // bracket depth zero and outside strings, templates, comments and regular expressions.
 function statementBoundaries(code) {
-  const boundaries = [0];
-  const closers = [];
+  const boundaries = asList([0]);
+  const closers = list();
   let previous = '';
   let previousEnd = 0;
   let i = 0;
@@ -199,7 +199,7 @@ function compileWithCompletion(code) {
       lineStart = newline + 1;
       newline = StringPrototypeIndexOf(before, '\n', lineStart);
     }
-    return { body, line, column: start - lineStart + 1 };
+    return { __proto__: null, body, line, column: start - lineStart + 1 };
   }
   return undefined;
 }

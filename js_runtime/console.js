@@ -3,6 +3,7 @@
 // assert to stderr), formatted like Node's console, with group indentation.
 
 const output = {
+  __proto__: null,
   stdout: newStream(65536),
   stderr: newStream(65536),
   groupIndent: '',
@@ -74,10 +75,11 @@ const consoleObject = {
     } catch (error) {
       message = '<console formatting failed: ' + describeThrown(error) + '>';
     }
-    let frames = [];
+    let frames = list();
     try {
-      const stack = rawStack(new ErrorCtor('trace'));
-      if (stack !== undefined) frames = userFrames(stack);
+      const probe = new ErrorCtor('trace');
+      const stack = rawStack(probe);
+      if (stack !== undefined) frames = framesOf(probe, stack);
     } catch {
       // No stack: print the header alone.
     }
@@ -102,7 +104,7 @@ const consoleObject = {
     } catch (error) {
       text = '<console.table failed: ' + describeThrown(error) + '>';
     }
-    if (text === undefined) printTo(output.stdout, [data]);
+    if (text === undefined) printTo(output.stdout, asList([data]));
     else writeLine(output.stdout, text);
   },
   assert(condition, ...args) {
@@ -113,7 +115,7 @@ const consoleObject = {
       args[0] = 'Assertion failed: ' + args[0];
       printTo(output.stderr, args);
     } else {
-      const rest = ['Assertion failed:'];
+      const rest = asList(['Assertion failed:']);
       for (let i = 0; i < args.length; i++) ArrayPrototypePush(rest, args[i]);
       printTo(output.stderr, rest);
     }

@@ -22,9 +22,12 @@ installGlobal('setInterval', timerFunctions.setInterval);
 installGlobal('clearInterval', timerFunctions.clearInterval);
 installGlobal('queueMicrotask', timerFunctions.queueMicrotask);
 installGlobal('structuredClone', structuredClone);
+ReflectDefineProperty(ErrorCtor, 'prepareStackTrace', {
+  __proto__: null, value: formatStack, writable: true, configurable: true, enumerable: false,
+});
 // mini-racer's timer manager is a `var` too: it cannot be deleted, only emptied.
 if (!ReflectDeleteProperty(globalObject, '__timer_manager')) globalObject.__timer_manager = undefined;
 
-return { run, abort };
+return { run, connect, abort, abortMemory };
 })();
 //# sourceURL=sandbox-runtime.js

@@ -5,7 +5,7 @@
 function formatArrayEntries(ctx, value, recurseTimes) {
   const length = lengthOf(value);
   const maxLength = MathMin(MathMax(0, ctx.maxArrayLength), length);
-  const output = [];
+  const output = list();
   for (let i = 0; i < maxLength; i++) {
     const descriptor = describe(value, i);
     if (descriptor === undefined) return formatSparseEntries(ctx, value, recurseTimes, output, i, length, maxLength);
@@ -49,7 +49,7 @@ function formatSparseEntries(ctx, value, recurseTimes, output, start, length, ma
 function formatTypedArrayEntries(ctx, value, recurseTimes) {
   const length = TypedArrayPrototypeGetLength(value);
   const maxLength = MathMin(MathMax(0, ctx.maxArrayLength), length);
-  const output = [];
+  const output = list();
   for (let i = 0; i < maxLength; i++) {
     const element = value[i];
     ArrayPrototypePush(output, typeof element === 'bigint' ? element + 'n' : formatNumber(element));
@@ -61,7 +61,7 @@ function formatTypedArrayEntries(ctx, value, recurseTimes) {
 function formatSetEntries(ctx, value, recurseTimes) {
   const size = SetPrototypeGetSize(value);
   const maxLength = MathMin(MathMax(0, ctx.maxArrayLength), size);
-  const output = [];
+  const output = list();
   const iterator = SetPrototypeValues(value);
   ctx.indentationLvl += 2;
   for (let i = 0; i < maxLength; i++) {
@@ -83,7 +83,7 @@ function formatSetEntries(ctx, value, recurseTimes) {
 function formatMapEntries(ctx, value, recurseTimes) {
   const size = MapPrototypeGetSize(value);
   const maxLength = MathMin(MathMax(0, ctx.maxArrayLength), size);
-  const output = [];
+  const output = list();
   const iterator = MapPrototypeEntries(value);
   ctx.indentationLvl += 2;
   for (let i = 0; i < maxLength; i++) {
@@ -109,15 +109,15 @@ function formatArrayBufferContents(ctx, value) {
   try {
     bytes = new Uint8ArrayCtor(value);
   } catch {
-    return ['(detached)'];
+    return asList(['(detached)']);
   }
   const length = TypedArrayPrototypeGetLength(bytes);
   const shown = MathMin(MathMax(0, ctx.maxArrayLength), length);
-  const parts = [];
+  const parts = list();
   for (let i = 0; i < shown; i++) ArrayPrototypePush(parts, byteHex(bytes[i]));
   let text = ArrayPrototypeJoin(parts, ' ');
   if (length > shown) text += ' ... ' + plural(length - shown, 'more byte');
-  return ['[Uint8Contents]: <' + text + '>'];
+  return asList(['[Uint8Contents]: <' + text + '>']);
 }
 
 function byteHex(byte) {
@@ -231,7 +231,7 @@ function improveStackHeader(stack, constructor, name, tag) {
 }
 
 function indentLines(text, indentation) {
-  const parts = [];
+  const parts = list();
   let start = 0;
   let newline = StringPrototypeIndexOf(text, '\n');
   while (newline !== -1) {

@@ -38,8 +38,9 @@ function newInspectContext(options) {
     if (options.showHidden === true) showHidden = true;
   }
   return {
-    seen: [],
-    circular: [],
+    __proto__: null,
+    seen: list(),
+    circular: list(),
     indentationLvl: 0,
     currentDepth: 0,
     depth,
@@ -111,7 +112,7 @@ function formatString(ctx, value) {
     // Node shows a long multi-line string as one quoted piece per line, joined by ` +`.
     let newline = StringPrototypeIndexOf(value, '\n');
     if (newline !== -1 && newline !== length - 1) {
-      const pieces = [];
+      const pieces = list();
       let start = 0;
       while (newline !== -1 && newline !== length - 1) {
         ArrayPrototypePush(pieces, quoteForInspect(StringPrototypeSlice(value, start, newline + 1)));
@@ -267,7 +268,7 @@ function formatRaw(ctx, value, recurseTimes) {
         const byteLength = kind === 'arraybuffer'
           ? ArrayBufferPrototypeGetByteLength(value) : SharedArrayBufferPrototypeGetByteLength(value);
         formatter = formatArrayBufferContents;
-        leadingEntries = [['byteLength', byteLength]];
+        leadingEntries = asList([['byteLength', byteLength]]);
       } else if (kind === 'dataview') {
         braces[0] = getPrefix(constructor, tag, 'DataView') + '{';
         leadingEntries = [
@@ -327,11 +328,11 @@ function formatRaw(ctx, value, recurseTimes) {
 }
 
 function formatNoEntries() {
-  return [];
+  return list();
 }
 
 function formatWeakEntries() {
-  return ['<items unknown>'];
+  return asList(['<items unknown>']);
 }
 
 function formatPropertyValue(ctx, descriptor, recurseTimes) {

@@ -46,7 +46,7 @@ function groupArrayElements(ctx, output, value) {
   let outputLength = output.length;
   if (ctx.maxArrayLength < output.length) outputLength--;
   const separatorSpace = 2;
-  const dataLength = [];
+  const dataLength = list();
   for (let i = 0; i < outputLength; i++) {
     const length = output[i].length;
     ArrayPrototypePush(dataLength, length);
@@ -65,8 +65,8 @@ function groupArrayElements(ctx, output, value) {
       15,
     );
     if (columns <= 1) return output;
-    const grouped = [];
-    const maxLineLength = [];
+    const grouped = list();
+    const maxLineLength = list();
     for (let i = 0; i < columns; i++) {
       let lineLength = 0;
       for (let j = i; j < output.length; j += columns) {

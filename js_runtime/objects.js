@@ -52,7 +52,7 @@ function functionName(fn) {
 }
 
 function prototypeChain(value) {
-  const chain = [];
+  const chain = list();
   let current = ReflectGetPrototypeOf(value);
   while (current !== null && chain.length < MAX_PROTOTYPE_CHAIN) {
     ArrayPrototypePush(chain, current);
@@ -159,7 +159,7 @@ function kindOf(value, chain) {
 
 function ownKeysForDisplay(value, showHidden) {
   const names = showHidden ? ObjectGetOwnPropertyNames(value) : ObjectKeys(value);
-  const keys = [];
+  const keys = list();
   for (let i = 0; i < names.length; i++) ArrayPrototypePush(keys, names[i]);
   const symbols = ObjectGetOwnPropertySymbols(value);
   for (let i = 0; i < symbols.length; i++) {
@@ -183,7 +183,7 @@ function arrayIndexOf(key) {
 }
 
 function withoutIndexKeys(keys) {
-  const result = [];
+  const result = list();
   for (let i = 0; i < keys.length; i++) {
     if (arrayIndexOf(keys[i]) === -1) ArrayPrototypePush(result, keys[i]);
   }
@@ -191,7 +191,7 @@ function withoutIndexKeys(keys) {
 }
 
 function symbolKeysOnly(value, showHidden) {
-  const keys = [];
+  const keys = list();
   const symbols = ObjectGetOwnPropertySymbols(value);
   for (let i = 0; i < symbols.length; i++) {
     if (showHidden || ObjectPrototypePropertyIsEnumerable(value, symbols[i])) ArrayPrototypePush(keys, symbols[i]);

@@ -6,6 +6,7 @@
 
 function newStream(limit) {
   return {
+    __proto__: null,
     limit,
     head: '',
     headBytes: 0,
@@ -89,8 +90,8 @@ function streamDemand(stream) {
 // get equal shares of what is left.
 function shareBudget(demands, total) {
   const count = demands.length;
-  const shares = [];
-  const order = [];
+  const shares = list();
+  const order = list();
   for (let i = 0; i < count; i++) {
     ArrayPrototypePush(shares, 0);
     ArrayPrototypePush(order, i);

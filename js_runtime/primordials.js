@@ -20,6 +20,21 @@ const ReflectDeleteProperty = Reflect.deleteProperty;
 // Function.prototype.call, so no property is looked up at call time.
 const uncurryThis = ReflectApply(Function.prototype.bind, Function.prototype.bind, [Function.prototype.call]);
 
+// The runtime's own lists have no prototype. A write past the end of an ordinary array, or a
+// read of a missing index, consults Array.prototype and Object.prototype, where the model's
+// code may have put indexed accessors (or a Proxy in their chain) that would see or replace
+// the runtime's values. Every list the runtime grows is made by one of these.
+function list() {
+  const items = [];
+  ReflectSetPrototypeOf(items, null);
+  return items;
+}
+
+function asList(items) {
+  ReflectSetPrototypeOf(items, null);
+  return items;
+}
+
 function getterOf(object, key) {
   return uncurryThis(ReflectGetOwnPropertyDescriptor(object, key).get);
 }
@@ -36,7 +51,6 @@ const ObjectPrototypePropertyIsEnumerable = uncurryThis(Object.prototype.propert
 const ArrayCtor = Array;
 const ArrayIsArray = Array.isArray;
 const ArrayPrototype = Array.prototype;
-const originalArrayPush = Array.prototype.push;
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const ArrayPrototypePop = uncurryThis(Array.prototype.pop);
 const ArrayPrototypeJoin = uncurryThis(Array.prototype.join);
@@ -122,6 +136,9 @@ const SetIteratorPrototypeNext = uncurryThis(ReflectGetPrototypeOf(new Set().val
 const WeakMapPrototype = WeakMap.prototype;
 const WeakSetPrototype = WeakSet.prototype;
 const WeakMapPrototypeHas = uncurryThis(WeakMap.prototype.has);
+const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
+const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
+const WeakMapCtor = WeakMap;
 const WeakSetPrototypeHas = uncurryThis(WeakSet.prototype.has);
 const WeakRefPrototypeDeref = uncurryThis(WeakRef.prototype.deref);
 
@@ -153,6 +170,7 @@ const Uint8ArrayCtor = Uint8Array;
 const Int32ArrayCtor = Int32Array;
 const AtomicsWaitAsync = Atomics.waitAsync;
 const AtomicsNotify = Atomics.notify;
+const AtomicsStore = Atomics.store;
 
 const PromiseCtor = Promise;
 const PromisePrototype = Promise.prototype;
@@ -169,6 +187,13 @@ const SyntaxErrorPrototype = SyntaxError.prototype;
 // a getter the model's code installed is not.
 const errorStackDescriptor = ReflectGetOwnPropertyDescriptor(new Error('probe'), 'stack');
 const ErrorStackGetter = errorStackDescriptor === undefined ? undefined : errorStackDescriptor.get;
+// V8's own formatting of one stack frame, taken from a call site while nothing has changed it.
+const CallSitePrototypeToString = (() => {
+  ErrorCtor.prepareStackTrace = (error, sites) => sites;
+  const sites = new ErrorCtor('probe').stack;
+  ReflectDeleteProperty(ErrorCtor, 'prepareStackTrace');
+  return uncurryThis(ReflectGetPrototypeOf(sites[0]).toString);
+})();
 
 const FunctionPrototype = Function.prototype;
 const FunctionPrototypeToString = uncurryThis(Function.prototype.toString);

@@ -1,8 +1,10 @@
-// The entry point the worker calls. run(code, inputJson, optionsJson, filesPayload) evaluates the
-// model's code (as a script whose completion value is the result, like a REPL, or as the
-// body of an async function when it uses top-level await or return), waits for the result
-// and for pending timers, and returns the outcome as JSON text. abort(reason) returns the
-// outcome of a run that mini-racer had to terminate.
+// The entry points the worker calls. connect(deliver) hands over the worker's notification
+// function once, before any model-written code. run(code, inputJson, optionsJson, filesPayload)
+// evaluates the model's code (as a script whose completion value is the result, like a REPL, or as the
+// body of an async function when it uses top-level await or return) and returns the outcome
+// as JSON text, or '' when the run goes on (a promise result, pending timers): the outcome
+// then goes to `deliver` once the result has settled and no timer is left. abort() and
+// abortMemory() return the outcome of a run that mini-racer had to terminate.
 
 const DEFAULT_OUTPUT_CAP = 65536;
 // Checks for a result promise that can no longer settle back off up to about 250 ms in
@@ -15,6 +17,7 @@ const MICROTASK_WORDS = ['then', 'await', 'async', 'Promise', 'queueMicrotask', 
   'WebAssembly', 'Atomics', 'import'];
 
 const runState = {
+  __proto__: null,
   cap: DEFAULT_OUTPUT_CAP,
   finished: false,
   hasResult: false,
@@ -22,7 +25,8 @@ const runState = {
   error: null,
   syntaxMode: null,
   asyncMode: false,
-  resolveOutcome: undefined,
+  // Set when run() returned without an outcome: finish() then hands it to `deliver`.
+  pending: false,
   checkGeneration: 0,
   idleChecks: 0,
   outcome: undefined,
@@ -48,7 +52,7 @@ function resetRun(cap) {
   runState.error = null;
   runState.syntaxMode = null;
   runState.asyncMode = false;
-  runState.resolveOutcome = undefined;
+  runState.pending = false;
   runState.checkGeneration++;
   runState.idleChecks = 0;
   runState.outcome = undefined;
@@ -77,7 +81,7 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
     try {
       input = JSONParse(inputJson);
     } catch (error) {
-      runState.error = { kind: 'runtime', name: 'SyntaxError', message: 'input is not valid JSON: ' +
+      runState.error = { __proto__: null, kind: 'runtime', name: 'SyntaxError', message: 'input is not valid JSON: ' +
         thrownMessage(error), line: null, column: null, stack: null };
       return finish();
     }
@@ -150,7 +154,9 @@ function isParseTimeSyntaxError(error) {
   const stack = rawStack(error);
   if (stack === undefined) return false;
   const frames = splitFrames(stack);
-  if (frames.length === 0) return false;
+  const rawFrames = WeakMapPrototypeHas(formattedStacks, error) ? WeakMapPrototypeGet(formattedStacks, error)
+    : frames.length;
+  if (rawFrames === 0) return false;
   for (let i = 0; i < frames.length; i++) {
     if (isUserFrame(frames[i])) return false;
   }
@@ -161,7 +167,7 @@ function reportSyntaxError(error, mode) {
   const parts = errorNameAndMessage(error);
   runState.syntaxMode = mode;
   runState.asyncMode = mode === 'async';
-  runState.error = { kind: 'syntax', name: parts[0], message: parts[1], line: null, column: null, stack: null };
+  runState.error = { __proto__: null, kind: 'syntax', name: parts[0], message: parts[1], line: null, column: null, stack: null };
   return finish();
 }
 
@@ -170,20 +176,23 @@ function failSynchronously(error) {
   return finish();
 }
 
-// mini-racer calls a function with arguments (the worker's abort(reason), the `then` it
-// uses to await the outcome) by building the argument list with the isolate's
-// Array.prototype.push. When the runtime has control again it puts the original back, so
-// that code which replaced push cannot cut the worker off from the outcome.
-function restoreEngineHooks() {
-  const descriptor = describe(ArrayPrototype, 'push');
-  if (descriptor !== undefined && descriptor.value === originalArrayPush) return;
-  ReflectDefineProperty(ArrayPrototype, 'push', {
-    __proto__: null, value: originalArrayPush, writable: true, enumerable: false, configurable: true,
-  });
+// The worker's only way back in: a native function (a mini-racer notification) that connect()
+// receives while the isolate holds nothing but the runtime, kept only in this closure. An
+// outcome that is not ready when run() returns is handed to it; mini-racer copies the
+// arguments of a notification into a fresh array in C++, which no prototype can intercept.
+// After the model's code has run, the worker calls functions only without arguments (their
+// argument lists would go through the isolate's Array.prototype).
+let deliver;
+
+function connect(callback) {
+  if (deliver === undefined && typeof callback === 'function') deliver = callback;
+}
+
+function deliverOutcome(text) {
+  if (deliver !== undefined) deliver(text);
 }
 
 function afterEvaluation(code, value) {
-  restoreEngineHooks();
   let thenable = false;
   if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
     try {
@@ -199,15 +208,9 @@ function afterEvaluation(code, value) {
     runState.result = value;
     if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code)) return finish();
   }
-  const promise = new PromiseCtor((resolve) => {
-    runState.resolveOutcome = resolve;
-  });
-  // mini-racer awaits this promise by calling its `then`; own properties keep that
-  // working even if the model's code replaced Promise.prototype.then or its constructor.
-  ReflectDefineProperty(promise, 'then', { __proto__: null, value: PromisePrototypeThen });
-  ReflectDefineProperty(promise, 'constructor', { __proto__: null, value: undefined });
+  runState.pending = true;
   scheduleCheck();
-  return promise;
+  return '';
 }
 
 function mayQueueMicrotasks(code) {
@@ -266,6 +269,7 @@ function checkDone(generation) {
   runState.idleChecks++;
   if (runState.idleChecks > MAX_IDLE_CHECKS) {
     runState.error = {
+      __proto__: null,
       kind: 'runtime',
       name: 'Error',
       message: 'The result promise never settled: it was still pending when no timers or other work were left ' +
@@ -285,7 +289,6 @@ function finish() {
   if (runState.finished && runState.outcome !== undefined) return runState.outcome;
   runState.finished = true;
   stopAllTimers();
-  restoreEngineHooks();
   let text;
   try {
     text = buildOutcome();
@@ -293,20 +296,22 @@ function finish() {
     text = internalFailureOutcome(error);
   }
   runState.outcome = text;
-  if (runState.resolveOutcome !== undefined) runState.resolveOutcome(text);
+  if (runState.pending) {
+    runState.pending = false;
+    deliverOutcome(text);
+  }
   return text;
 }
 
-// `reason` may be left out (calling with no arguments needs nothing from the isolate's
-// built-ins); the error kind is then "timeout".
+// The worker calls these without arguments; `reason` defaults to "timeout".
 function abort(reason) {
   try {
     runState.finished = true;
+    runState.pending = false;
     stopAllTimers();
-    restoreEngineHooks();
     runState.hasResult = false;
     runState.result = undefined;
-    runState.error = { kind: reason === 'memory' ? 'memory' : 'timeout', name: null, message: null, line: null,
+    runState.error = { __proto__: null, kind: reason === 'memory' ? 'memory' : 'timeout', name: null, message: null, line: null,
       column: null, stack: null };
     const text = buildOutcome();
     runState.outcome = text;
@@ -314,6 +319,10 @@ function abort(reason) {
   } catch (error) {
     return internalFailureOutcome(error);
   }
+}
+
+function abortMemory() {
+  return abort('memory');
 }
 
 // The rendered result goes through a stream like the console output, so that a string of
@@ -336,37 +345,36 @@ function renderResult(stream, value) {
   stream.innerOmitted += takeInspectOmitted();
 }
 
-// A string field of the error object, kept within the cap.
-function clip(text, limit) {
-  if (typeof text !== 'string') return text;
-  if (text.length <= limit / 3 || utf8Length(text) <= limit) return text;
-  const stream = newStream(limit);
-  streamWrite(stream, text);
-  return streamFit(stream, limit);
-}
-
 function nullableJson(value) {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number') return '' + value;
   return jsonString(value);
 }
 
-function errorJson(error, limit) {
+const ERROR_TEXT_FIELDS = ['name', 'message', 'stack'];
+
+// The error object's JSON; its text fields are the fitted texts from `first` on (null where the
+// field was not a string).
+function errorJson(error, texts, first) {
   if (error === null) return 'null';
-  return '{"kind":' + jsonString(error.kind) +
-    ',"name":' + nullableJson(clip(error.name, limit)) +
-    ',"message":' + nullableJson(clip(error.message, limit)) +
-    ',"line":' + nullableJson(error.line) +
-    ',"column":' + nullableJson(error.column) +
-    ',"stack":' + nullableJson(clip(error.stack, limit)) + '}';
+  const fields = ERROR_TEXT_FIELDS;
+  let json = '{"kind":' + jsonString(error.kind);
+  for (let i = 0; i < fields.length; i++) {
+    json += ',"' + fields[i] + '":' + (typeof error[fields[i]] === 'string' ? jsonString(texts[first + i]) : 'null');
+    if (i === 1) json += ',"line":' + nullableJson(error.line) + ',"column":' + nullableJson(error.column);
+  }
+  return json + '}';
 }
 
+// stdout, stderr, the rendered result and the error's name, message and stack all share the one
+// output cap: each is a stream, and the budget is shared among them.
 function buildOutcome() {
   const cap = runState.cap;
   let omitted = 0;
   let resultType = null;
   let resultJson = null;
-  const streams = [output.stdout, output.stderr];
+  let resultIndex = -1;
+  const streams = asList([output.stdout, output.stderr]);
   if (runState.hasResult) {
     const value = runState.result;
     resultType = resultTypeOf(value);
@@ -376,6 +384,7 @@ function buildOutcome() {
     } catch (error) {
       streamWrite(resultStream, '<rendering failed: ' + describeThrown(error) + '>');
     }
+    resultIndex = streams.length;
     ArrayPrototypePush(streams, resultStream);
     if (value !== undefined) {
       try {
@@ -387,23 +396,33 @@ function buildOutcome() {
       }
     }
   }
-  const demands = [];
+  const error = runState.error;
+  const errorIndex = streams.length;
+  if (error !== null) {
+    for (let i = 0; i < ERROR_TEXT_FIELDS.length; i++) {
+      const stream = newStream(cap);
+      const text = error[ERROR_TEXT_FIELDS[i]];
+      if (typeof text === 'string') streamWrite(stream, text);
+      ArrayPrototypePush(streams, stream);
+    }
+  }
+  const demands = list();
   for (let i = 0; i < streams.length; i++) ArrayPrototypePush(demands, streamDemand(streams[i]));
   const shares = shareBudget(demands, cap);
-  const texts = [];
+  const texts = list();
   for (let i = 0; i < streams.length; i++) {
     ArrayPrototypePush(texts, streamFit(streams[i], shares[i]));
     omitted += fitOmitted;
   }
-  let json = '{"ok":' + (runState.error === null ? 'true' : 'false') +
-    ',"resultText":' + (streams.length > 2 ? jsonString(texts[2]) : 'null');
+  let json = '{"ok":' + (error === null ? 'true' : 'false') +
+    ',"resultText":' + (resultIndex >= 0 ? jsonString(texts[resultIndex]) : 'null');
   if (resultJson !== null) json += ',"result":' + resultJson;
   json += ',"resultType":' + nullableJson(resultType) +
     ',"stdout":' + jsonString(texts[0]) +
     ',"stderr":' + jsonString(texts[1]) +
     ',"truncated":' + (omitted > 0 ? 'true' : 'false') +
     ',"omittedBytes":' + omitted +
-    ',"error":' + errorJson(runState.error, MathMax(cap, 1024)) +
+    ',"error":' + errorJson(error, texts, errorIndex) +
     ',"syntaxMode":' + nullableJson(runState.syntaxMode) +
     ',"async":' + (runState.asyncMode ? 'true' : 'false') + '}';
   return json;

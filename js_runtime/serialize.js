@@ -19,7 +19,7 @@ const intrinsicPrototypes = [
 ];
 
 function newSerializer(limit) {
-  return { limit, parts: [], bytes: 0, writing: true, nodes: 0, ancestors: [] };
+  return { __proto__: null, limit, parts: list(), bytes: 0, writing: true, nodes: 0, ancestors: list() };
 }
 
 function emit(state, text, bytes) {
@@ -27,7 +27,7 @@ function emit(state, text, bytes) {
   if (!state.writing) return;
   if (state.bytes > state.limit) {
     state.writing = false;
-    state.parts = [];
+    state.parts = list();
     return;
   }
   ArrayPrototypePush(state.parts, text);
@@ -56,7 +56,7 @@ function functionLabel(fn) {
 function serialize(value, limit) {
   const state = newSerializer(limit);
   writeValue(state, value, 0, '');
-  return { text: state.writing ? ArrayPrototypeJoin(state.parts, '') : null, bytes: state.bytes };
+  return { __proto__: null, text: state.writing ? ArrayPrototypeJoin(state.parts, '') : null, bytes: state.bytes };
 }
 
 function isIntrinsicPrototype(object) {
@@ -124,9 +124,17 @@ function writeValue(state, value, depth, key) {
     return;
   }
   ArrayPrototypePush(ancestors, value);
+  const partsMark = state.parts.length;
+  const bytesMark = state.bytes;
   try {
     writeObject(state, value, depth, key);
   } catch (error) {
+    // Take back what the object wrote before it failed (an opening brace, some members), so that
+    // the text stays JSON.
+    if (state.writing) {
+      state.parts.length = partsMark;
+      state.bytes = bytesMark;
+    }
     emitString(state, '[Unserializable: ' + describeThrown(error) + ']');
   }
   ArrayPrototypePop(ancestors);

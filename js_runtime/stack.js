@@ -12,7 +12,7 @@ let lineOffset = 0;
 // Where the runtime inserted `return (` into the model's line (async mode's completion value):
 // columns after it on that line are reported as the model wrote them.
 const RETURN_PREFIX_LENGTH = 'return ('.length;
-const columnShift = { line: 0, column: 0 };
+const columnShift = { __proto__: null, line: 0, column: 0 };
 
 function isErrorValue(value) {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
@@ -70,7 +70,7 @@ function adjustFrame(frame) {
       const line = MathMax(1, NumberParseInt(StringPrototypeSlice(frame, digitsStart, digitsEnd), 10) - lineOffset);
       result += StringPrototypeSlice(frame, position, digitsStart) + line;
       position = digitsEnd;
-      if (line === columnShift.line && frame[digitsEnd] === ':') {
+      if (line === columnShift.line && StringPrototypeCharCodeAt(frame, digitsEnd) === 58) {
         let columnEnd = digitsEnd + 1;
         while (columnEnd < frame.length) {
           const code = StringPrototypeCharCodeAt(frame, columnEnd);
@@ -89,7 +89,7 @@ function adjustFrame(frame) {
 }
 
 function splitFrames(stack) {
-  const frames = [];
+  const frames = list();
   const first = StringPrototypeIndexOf(stack, FRAME_START);
   if (first === -1) return frames;
   let position = first + 1;
@@ -102,18 +102,49 @@ function splitFrames(stack) {
   return frames;
 }
 
+// Errors whose stack formatStack wrote (their frames are already cleaned and adjusted), with
+// the number of frames V8 gave it, the runtime's included.
+const formattedStacks = new WeakMapCtor();
+
+// Error.prepareStackTrace as the code finds it: V8's format, without the runtime's frames and
+// with main.js positions as the model wrote them, so that a stack the code reads or prints
+// matches the one an uncaught error reports. The code may replace it with its own.
+function formatStack(error, callSites) {
+  let text;
+  try {
+    const parts = errorNameAndMessage(error);
+    text = parts[1] === '' ? parts[0] : parts[0] + ': ' + parts[1];
+  } catch {
+    text = 'Error';
+  }
+  for (let i = 0; i < callSites.length; i++) {
+    const frame = '    at ' + CallSitePrototypeToString(callSites[i]);
+    if (!isRuntimeFrame(frame)) text += '\n' + adjustFrame(frame);
+  }
+  if (error !== null && (typeof error === 'object' || typeof error === 'function')) {
+    WeakMapPrototypeSet(formattedStacks, error, callSites.length);
+  }
+  return text;
+}
+
+// The frames of `error`'s stack text worth showing.
+function framesOf(error, stack) {
+  return userFrames(stack, WeakMapPrototypeHas(formattedStacks, error));
+}
+
 // Frames worth showing: up to the last frame of main.js (what lies below is the runtime
-// calling the code), leaving out runtime and eval frames.
-function userFrames(stack) {
+// calling the code), leaving out runtime and eval frames; `formatted` when formatStack
+// already adjusted them.
+function userFrames(stack, formatted) {
   const frames = splitFrames(stack);
   let last = -1;
   for (let i = 0; i < frames.length; i++) {
     if (isUserFrame(frames[i])) last = i;
   }
-  const kept = [];
+  const kept = list();
   for (let i = 0; i < frames.length; i++) {
     if (last !== -1 && i > last) break;
-    if (!isRuntimeFrame(frames[i])) ArrayPrototypePush(kept, adjustFrame(frames[i]));
+    if (!isRuntimeFrame(frames[i])) ArrayPrototypePush(kept, formatted === true ? frames[i] : adjustFrame(frames[i]));
   }
   return kept;
 }
@@ -142,7 +173,7 @@ function errorStackText(error) {
     const parts = errorNameAndMessage(error);
     return parts[1] === '' ? parts[0] : parts[0] + ': ' + parts[1];
   }
-  return joinStack(stackHeader(stack), userFrames(stack));
+  return joinStack(stackHeader(stack), framesOf(error, stack));
 }
 
 // [line, column] of the first main.js location in the frames, or null.
@@ -165,9 +196,10 @@ function describeThrownValue(thrown, kind) {
       const parts = errorNameAndMessage(thrown);
       const header = parts[1] === '' ? parts[0] : parts[0] + ': ' + parts[1];
       const stack = rawStack(thrown);
-      const frames = stack === undefined ? [] : userFrames(stack);
+      const frames = stack === undefined ? list() : framesOf(thrown, stack);
       const location = firstUserLocation(frames);
       return {
+        __proto__: null,
         kind,
         name: parts[0],
         message: parts[1],
@@ -176,9 +208,9 @@ function describeThrownValue(thrown, kind) {
         stack: joinStack(header, frames),
       };
     }
-    return { kind, name: 'Uncaught', message: inspect(thrown), line: null, column: null, stack: null };
+    return { __proto__: null, kind, name: 'Uncaught', message: inspect(thrown), line: null, column: null, stack: null };
   } catch (error) {
-    return { kind, name: 'Uncaught', message: '<unreadable thrown value: ' + describeThrown(error) + '>',
+    return { __proto__: null, kind, name: 'Uncaught', message: '<unreadable thrown value: ' + describeThrown(error) + '>',
       line: null, column: null, stack: null };
   }
 }

@@ -15,15 +15,15 @@ function tableCell(value) {
 }
 
 function drawTable(head, columns) {
-  const widths = [];
+  const widths = list();
   let rowCount = 0;
   for (let i = 0; i < head.length; i++) {
     ArrayPrototypePush(widths, head[i].length);
     if (columns[i].length > rowCount) rowCount = columns[i].length;
   }
-  const rows = [];
+  const rows = list();
   for (let j = 0; j < rowCount; j++) {
-    const row = [];
+    const row = list();
     for (let i = 0; i < head.length; i++) {
       const cell = j < columns[i].length && columns[i][j] !== undefined ? columns[i][j] : '';
       ArrayPrototypePush(row, cell);
@@ -31,27 +31,27 @@ function drawTable(head, columns) {
     }
     ArrayPrototypePush(rows, row);
   }
-  const dividers = [];
+  const dividers = list();
   for (let i = 0; i < widths.length; i++) ArrayPrototypePush(dividers, StringPrototypeRepeat('─', widths[i] + 2));
   const renderRow = (row) => {
-    const cells = [];
+    const cells = list();
     for (let i = 0; i < row.length; i++) {
       ArrayPrototypePush(cells, ' ' + StringPrototypePadEnd(row[i], widths[i], ' ') + ' ');
     }
     return '│' + ArrayPrototypeJoin(cells, '│') + '│';
   };
-  const lines = [
+  const lines = asList([
     '┌' + ArrayPrototypeJoin(dividers, '┬') + '┐',
     renderRow(head),
     '├' + ArrayPrototypeJoin(dividers, '┼') + '┤',
-  ];
+  ]);
   for (let j = 0; j < rows.length; j++) ArrayPrototypePush(lines, renderRow(rows[j]));
   ArrayPrototypePush(lines, '└' + ArrayPrototypeJoin(dividers, '┴') + '┘');
   return ArrayPrototypeJoin(lines, '\n');
 }
 
 function indexColumn(length) {
-  const column = [];
+  const column = list();
   for (let i = 0; i < length; i++) ArrayPrototypePush(column, '' + i);
   return column;
 }
@@ -62,8 +62,8 @@ function renderTable(data, properties) {
   const filter = ArrayIsArray(properties) ? properties : undefined;
   const kind = kindOf(data, prototypeChain(data));
   if (kind === 'map') {
-    const keys = [];
-    const values = [];
+    const keys = list();
+    const values = list();
     const iterator = MapPrototypeEntries(data);
     for (;;) {
       const step = MapIteratorPrototypeNext(iterator);
@@ -71,20 +71,20 @@ function renderTable(data, properties) {
       ArrayPrototypePush(keys, tableCell(step.value[0]));
       ArrayPrototypePush(values, tableCell(step.value[1]));
     }
-    return drawTable(['(iteration index)', 'Key', 'Values'], [indexColumn(keys.length), keys, values]);
+    return drawTable(asList(['(iteration index)', 'Key', 'Values']), asList([indexColumn(keys.length), keys, values]));
   }
   if (kind === 'set') {
-    const values = [];
+    const values = list();
     const iterator = SetPrototypeValues(data);
     for (;;) {
       const step = SetIteratorPrototypeNext(iterator);
       if (step.done) break;
       ArrayPrototypePush(values, tableCell(step.value));
     }
-    return drawTable(['(iteration index)', 'Values'], [indexColumn(values.length), values]);
+    return drawTable(asList(['(iteration index)', 'Values']), asList([indexColumn(values.length), values]));
   }
   const columnsByKey = ObjectCreate(null);
-  const primitiveValues = [];
+  const primitiveValues = list();
   let hasPrimitives = false;
   const rowKeys = ObjectKeys(data);
   for (let i = 0; i < rowKeys.length; i++) {
@@ -99,13 +99,13 @@ function renderTable(data, properties) {
     const keys = filter !== undefined ? filter : ObjectKeys(item);
     for (let k = 0; k < keys.length; k++) {
       const key = primitiveToString(keys[k]);
-      if (columnsByKey[key] === undefined) columnsByKey[key] = [];
+      if (columnsByKey[key] === undefined) columnsByKey[key] = list();
       const own = primitive ? undefined : describe(item, keys[k]);
       columnsByKey[key][i] = own === undefined ? '' : tableCell(propertyValue(item, own));
     }
   }
-  const head = ['(index)'];
-  const columns = [rowKeys];
+  const head = asList(['(index)']);
+  const columns = asList([rowKeys]);
   // Object.keys order, as Node uses: integer-like keys first.
   const columnOrder = ObjectKeys(columnsByKey);
   for (let c = 0; c < columnOrder.length; c++) {

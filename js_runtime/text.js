@@ -174,7 +174,7 @@ function escapeForInspect(text, quote, from, to) {
   if (to === undefined) to = text.length;
   let i = searchFrom(INSPECT_SPECIAL, text, from);
   if (i === -1 || i >= to) return from === 0 && to === text.length ? text : StringPrototypeSlice(text, from, to);
-  const parts = [];
+  const parts = list();
   let last = from;
   while (i !== -1 && i < to) {
     const code = StringPrototypeCharCodeAt(text, i);

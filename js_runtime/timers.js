@@ -8,6 +8,7 @@
 const TIMEOUT_MAX = 2147483647;
 
 const timerState = {
+  __proto__: null,
   nextId: 1,
   pending: 0,
   active: ObjectCreate(null),
@@ -25,25 +26,44 @@ function resetTimers() {
   timerState.stopped = false;
 }
 
+// The longest single wait. A wait with a time-out that is still pending when the isolate is
+// disposed keeps a task of V8's platform, and its memory, until its time comes (so a run that
+// ended with a day-long timer would leave memory behind for every later run in the process);
+// longer delays are waited for in slices of at most this length.
+const WAIT_SLICE_MS = 1000;
+
 // Calls `callback` after `ms` milliseconds as a separate task (after all pending
-// microtasks). Returns the shared cell whose notification cancels the wait early.
+// microtasks), or earlier once the returned shared cell is released (a cleared timer).
 function afterDelay(ms, callback) {
   const cell = new Int32ArrayCtor(new SharedArrayBufferCtor(4));
-  const result = AtomicsWaitAsync(cell, 0, 0, ms);
-  waitThenCall(result.value, callback);
+  waitThenCall(cell, ms, callback);
   return cell;
 }
 
-async function waitThenCall(promise, callback) {
-  // An own `constructor` lets `await` take the promise as it is, without consulting
-  // Promise.prototype, which the model's code may have changed.
-  if (typeof promise !== 'string') {
-    ReflectDefineProperty(promise, 'constructor', { __proto__: null, value: PromiseCtor });
-    await promise;
-  } else {
-    await undefined;
+async function waitThenCall(cell, ms, callback) {
+  let left = ms;
+  for (;;) {
+    const slice = left > WAIT_SLICE_MS ? WAIT_SLICE_MS : left;
+    left -= slice;
+    const promise = AtomicsWaitAsync(cell, 0, 0, slice).value;
+    // An own `constructor` lets `await` take the promise as it is, without consulting
+    // Promise.prototype, which the model's code may have changed.
+    if (typeof promise !== 'string') {
+      ReflectDefineProperty(promise, 'constructor', { __proto__: null, value: PromiseCtor });
+      if ((await promise) === 'ok') break;
+    } else {
+      if (promise === 'not-equal') break;
+      await undefined;
+    }
+    if (left <= 0) break;
   }
   callback();
+}
+
+// Ends the wait on `cell` now, and any wait it would start later.
+function releaseCell(cell) {
+  AtomicsStore(cell, 0, 1);
+  AtomicsNotify(cell, 0);
 }
 
 function coerceDelay(delay) {
@@ -64,7 +84,7 @@ function addTimer(callback, delay, args, repeat) {
     throw new TypeErrorCtor('The "callback" argument must be of type function. Received ' + inspect(callback));
   }
   const id = timerState.nextId++;
-  const timer = { id, callback, args, repeat, delay: coerceDelay(delay), cell: undefined };
+  const timer = { __proto__: null, id, callback, args, repeat, delay: coerceDelay(delay), cell: undefined };
   timerState.active[id] = timer;
   timerState.pending++;
   armTimer(timer);
@@ -92,7 +112,7 @@ function removeTimer(timer, wake) {
   delete timerState.active[timer.id];
   timerState.pending--;
   // Wake the waiter now so that nothing lingers in the isolate.
-  if (wake && timer.cell !== undefined) AtomicsNotify(timer.cell, 0);
+  if (wake && timer.cell !== undefined) releaseCell(timer.cell);
 }
 
 function clearTimer(id) {
@@ -112,7 +132,7 @@ function stopAllTimers() {
   const ids = ObjectKeys(timerState.active);
   for (let i = 0; i < ids.length; i++) {
     const timer = timerState.active[ids[i]];
-    if (timer !== undefined && timer.cell !== undefined) AtomicsNotify(timer.cell, 0);
+    if (timer !== undefined && timer.cell !== undefined) releaseCell(timer.cell);
   }
   timerState.active = ObjectCreate(null);
   timerState.pending = 0;

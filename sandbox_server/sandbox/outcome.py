@@ -7,15 +7,20 @@ crashed worker process) the error says what happened in plain words and names th
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+import json
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 __all__ = [
+    "MAX_RESULT_DEPTH",
     "ErrorInfo",
     "ErrorKind",
     "Outcome",
+    "checked_outcome",
     "crash_error",
     "failure_outcome",
+    "internal_error",
     "memory_error",
+    "shown_bytes",
     "timeout_error",
 ]
 
@@ -88,6 +93,11 @@ def crash_error(detail: str) -> ErrorInfo:
     return _error("crashed", "WorkerCrashed", detail)
 
 
+def internal_error(detail: str) -> ErrorInfo:
+    """The error of an execution the sandbox itself failed to run or report, although no process died."""
+    return _error("crashed", "InternalError", detail)
+
+
 def failure_outcome(error: ErrorInfo, duration_ms: float, *, stdout: str = "", stderr: str = "") -> Outcome:
     """An outcome with no result, for an execution the runtime could not finish."""
     return {
@@ -103,3 +113,89 @@ def failure_outcome(error: ErrorInfo, duration_ms: float, *, stdout: str = "", s
         "async": False,
         "durationMs": round(duration_ms, 3),
     }
+
+
+_ERROR_KINDS = frozenset({"syntax", "runtime", "timeout", "memory", "crashed"})
+_OUTCOME_FIELDS: dict[str, tuple[type, ...]] = {
+    "ok": (bool,),
+    "resultText": (str, type(None)),
+    "resultType": (str, type(None)),
+    "stdout": (str,),
+    "stderr": (str,),
+    "truncated": (bool,),
+    "omittedBytes": (int,),
+    "error": (dict, type(None)),
+    "syntaxMode": (str, type(None)),
+    "async": (bool,),
+}
+_ERROR_FIELDS: dict[str, tuple[type, ...]] = {
+    "kind": (str,),
+    "name": (str, type(None)),
+    "message": (str, type(None)),
+    "line": (int, type(None)),
+    "column": (int, type(None)),
+    "stack": (str, type(None)),
+}
+MAX_RESULT_DEPTH = 80
+"""Deepest nesting accepted in a structured result (the runtime writes at most 64 levels)."""
+
+
+def _utf8_size(text: str | None) -> int:
+    return 0 if text is None else len(text.encode("utf-8", "surrogatepass"))
+
+
+def shown_bytes(outcome: Outcome) -> int:
+    """Bytes of the text an outcome shows: the streams, the rendered result and the error's fields."""
+    size = sum(_utf8_size(outcome[key]) for key in ("stdout", "stderr", "resultText"))
+    error = outcome["error"]
+    if error is not None:
+        size += sum(_utf8_size(error[key]) for key in ("name", "message", "stack"))
+    return size
+
+
+def _depth_within(value: Any, limit: int) -> bool:
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return False
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+    return True
+
+
+def checked_outcome(text: Any, output_cap: int) -> Outcome | None:
+    """The runtime's outcome JSON text as an Outcome, or None unless it is one within the limits.
+
+    Checked before anything leaves the worker: exactly the known fields with their types, an error of a known
+    kind, the shown text (streams, rendered result, error fields) within ``output_cap`` bytes, and a structured
+    result at most :data:`MAX_RESULT_DEPTH` deep. The text is refused unread when it is longer than any
+    outcome within the cap can be.
+    """
+    # Escaped as JSON, a byte of shown text takes at most 6 characters; the structured copy at most the cap.
+    if not isinstance(text, str) or len(text) > 7 * output_cap + 8192:
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not set(_OUTCOME_FIELDS) <= set(data) <= {*_OUTCOME_FIELDS, "result"}:
+        return None
+    if any(not isinstance(data[key], kinds) for key, kinds in _OUTCOME_FIELDS.items()):
+        return None
+    if data["omittedBytes"] < 0 or data["syntaxMode"] not in (None, "script", "async"):
+        return None
+    error = data["error"]
+    if error is not None:
+        if set(error) != set(_ERROR_FIELDS) or error["kind"] not in _ERROR_KINDS:
+            return None
+        if any(not isinstance(error[key], kinds) for key, kinds in _ERROR_FIELDS.items()):
+            return None
+    if "result" in data and not _depth_within(data["result"], MAX_RESULT_DEPTH):
+        return None
+    outcome = cast("Outcome", data)
+    if shown_bytes(outcome) > output_cap:
+        return None
+    return outcome

@@ -29,7 +29,7 @@ import anyio.abc
 
 from sandbox_server.errors import PoolClosedError, SandboxError
 from sandbox_server.sandbox.limits import SandboxLimits
-from sandbox_server.sandbox.outcome import Outcome, crash_error, failure_outcome, timeout_error
+from sandbox_server.sandbox.outcome import Outcome, crash_error, failure_outcome, memory_error, timeout_error
 from sandbox_server.sandbox.process import WorkerProcess
 from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
 
@@ -86,6 +86,7 @@ class _Slot:
         self.became_ready = False
         self.abandoned = False  # killed on purpose: a deadline or a cancellation
         self.settled = anyio.Event()  # first ready, or death before it
+        self.pressed_job: int | None = None  # the job during which the worker said memory was running short
         self.spawned_at = time.perf_counter()
 
 
@@ -404,6 +405,14 @@ class WorkerPool:
             self._release(slot)
             return True
         pending = slot.job
+        if op == "pressure" and slot.state == "busy" and pending is not None and message.get("id") == pending.id:
+            slot.pressed_job = pending.id
+            return True
+        if op == "retire" and slot.state == "recycling":
+            # Memory outlived an isolate, or the worker ran its share of jobs: a fresh process takes over.
+            logger.info("worker %d retires: %s", slot.worker.pid, message.get("reason"))
+            slot.abandoned = True
+            return False
         if op == "outcome" and slot.state == "busy" and pending is not None and message.get("id") == pending.id:
             slot.job = None
             slot.state = "recycling"
@@ -430,6 +439,10 @@ class WorkerPool:
         self._slots.discard(slot)
         slot.settled.set()
         death = slot.worker.death(self._limits.memory_limit_mb)
+        if pending is not None and pending.id == slot.pressed_job and death["kind"] == "crashed":
+            # A native crash (ICU's when memory outside the heap runs out) right after the worker reported its
+            # data size close to the limit.
+            death = memory_error(self._limits.memory_limit_mb)
         if pending is not None:
             pending.finish(failure_outcome(death, self._elapsed_ms(pending)))
         if not self._closed:

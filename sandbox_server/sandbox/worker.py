@@ -15,7 +15,9 @@ stderr handle those.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
+import functools
 import json
 import logging
 import os
@@ -24,11 +26,13 @@ import resource
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, cast
 
 from py_mini_racer import (
+    JSArray,
     JSArrayIndexError,
     JSEvalException,
     JSFunction,
@@ -36,7 +40,6 @@ from py_mini_racer import (
     JSMappedObject,
     JSOOMException,
     JSParseException,
-    JSPromise,
     JSPromiseError,
     JSTimeoutException,
     JSValueError,
@@ -58,8 +61,9 @@ from sandbox_server.sandbox.outcome import (
     ErrorInfo,
     ErrorKind,
     Outcome,
-    crash_error,
+    checked_outcome,
     failure_outcome,
+    internal_error,
     memory_error,
     timeout_error,
 )
@@ -91,6 +95,21 @@ WARM_UP_CODE = "0"
 """The job each prepared isolate runs once before it is offered for a real one."""
 SETTLE_POLL_S = 0.05
 """How often the memory limit is checked while waiting for an asynchronous result."""
+WATCH_INTERVAL_S = 0.01
+"""How often the process's data size is read while a job runs."""
+PRESSURE_SHARE = 0.5
+"""Share of the data allowance in use at which the pool is told a job presses on memory (so that a native
+crash that follows, ICU's for one, is reported as running out of memory)."""
+STOP_RESERVE_BYTES = 16 * MIB
+"""A job is stopped as out of memory when its process's data size comes this close to ``RLIMIT_DATA``."""
+RECYCLE_GROWTH_BYTES = 32 * MIB
+"""Data size a worker may have gained over its start-up size, measured between jobs, before it retires.
+
+Some memory outlives an isolate (a pending ``Atomics.waitAsync`` with a time-out keeps a task of V8's
+platform until its time comes); a worker that has gained this much is replaced, so that every job starts with
+the memory of a fresh worker."""
+MAX_JOBS_PER_WORKER = 2000
+"""Jobs a worker runs before it retires, whatever its data size says."""
 
 # Parsing the code wrapped in one of these forms reproduces the runtime's syntax error without running
 # any of the code: the script form throws before its first statement, the async form only creates a
@@ -112,12 +131,17 @@ _OFF_HEAP_FAILURES = (
     ": Out of memory",
 )
 
+class _DataLimitNear(Exception):
+    """The process's data size came within :data:`STOP_RESERVE_BYTES` of its ``RLIMIT_DATA``."""
+
+
 # Every exception py_mini_racer defines, and what it means when running a job raises it. The code's own
 # errors never arrive as exceptions (the runtime reports them in the outcome); TimeoutError is what
 # asyncio.wait_for raises when the deadline passes.
 _EXCEPTION_KINDS: dict[type[BaseException], ErrorKind] = {
     TimeoutError: "timeout",
     JSTimeoutException: "timeout",
+    _DataLimitNear: "memory",
     JSOOMException: "memory",
     JSTerminatedException: "crashed",
     JSParseException: "crashed",
@@ -178,34 +202,56 @@ def syntax_error_position(message: str, code: str) -> tuple[int, int] | None:
 
 
 class _Isolate:
-    """A V8 isolate with the runtime evaluated and the memory limit set, ready for one job."""
+    """A V8 isolate with the runtime evaluated and the memory limit set, ready for one job.
 
-    def __init__(self, racer: MiniRacer, run: JSFunction, abort: JSFunction) -> None:
+    The runtime reports an outcome that is not ready when ``run`` returns through a mini-racer notification
+    (a native function) handed to it before any model-written code runs; after that, the worker calls into the
+    isolate only without arguments, since mini-racer builds argument lists with the isolate's own
+    ``Array.prototype``, which the code may have changed. Nothing of the worker is reachable from JavaScript.
+    """
+
+    def __init__(self, racer: MiniRacer, api: dict[str, JSFunction], channel: contextlib.ExitStack) -> None:
         self.racer = racer
-        self._run: JSFunction | None = run
-        self._abort: JSFunction | None = abort
+        self._api: dict[str, JSFunction] | None = api
+        self._channel = channel
+        self._delivered: asyncio.Future[str] | None = None
 
     @classmethod
     async def prepare(cls, limits: SandboxLimits, *, warm_up: bool = True) -> _Isolate:
         """Create an isolate, load the runtime into it and, unless told not to, warm the runtime up."""
         racer = MiniRacer()
+        channel = contextlib.ExitStack()
         try:
             racer.set_hard_memory_limit(limits.memory_limit_bytes)
-            api = await asyncio.wait_for(racer.eval_cancelable(js_runtime.source()), PREPARE_TIMEOUT_S)
-            if not isinstance(api, JSMappedObject):
-                raise ProtocolError(f"the runtime evaluated to {type(api).__name__}, not an object")
-            run, abort = api["run"], api["abort"]
-            if not isinstance(run, JSFunction) or not isinstance(abort, JSFunction):
-                raise ProtocolError("the runtime object lacks the functions run and abort")
+            value = await asyncio.wait_for(racer.eval_cancelable(js_runtime.source()), PREPARE_TIMEOUT_S)
+            if not isinstance(value, JSMappedObject):
+                raise ProtocolError(f"the runtime evaluated to {type(value).__name__}, not an object")
+            api: dict[str, JSFunction] = {}
+            for name in _RUNTIME_FUNCTIONS:
+                function = value.get(name)
+                if not isinstance(function, JSFunction):
+                    raise ProtocolError(f"the runtime object lacks the function {name}")
+                api[name] = function
+            isolate = cls(racer, api, channel)
+            notification = channel.enter_context(_notification(racer, isolate._on_delivery))
+            await asyncio.wait_for(api["connect"].cancelable()(notification), PREPARE_TIMEOUT_S)
         except BaseException:
+            channel.close()
             racer.close()
             raise
-        isolate = cls(racer, run, abort)
         if warm_up and not await isolate.warm_up(limits):
             logger.warning("the runtime failed its warm-up run; using isolates without warm-up")
             isolate.close()
             return await cls.prepare(limits, warm_up=False)
         return isolate
+
+    def _on_delivery(self, arguments: Any) -> None:
+        # Runs on the event loop. The runtime calls the notification once, with the outcome text.
+        future = self._delivered
+        if future is None or future.done():
+            return
+        text = arguments[0] if isinstance(arguments, JSArray) and len(arguments) == 1 else None
+        future.set_result(text if isinstance(text, str) else "")
 
     async def warm_up(self, limits: SandboxLimits) -> bool:
         """Run a trivial job, so that the runtime's own code is compiled before the real job arrives.
@@ -217,7 +263,7 @@ class _Isolate:
             text = await asyncio.wait_for(self.start(WARM_UP_CODE, "", _run_options(limits)), PREPARE_TIMEOUT_S)
         except (MiniRacerBaseException, TimeoutError):
             return False
-        outcome = _parse_outcome(text)
+        outcome = _parse_outcome(text, limits.output_cap_bytes)
         return outcome is not None and outcome["ok"] is True
 
     def memory_limit_reached(self) -> bool:
@@ -225,48 +271,43 @@ class _Isolate:
         return self.racer.was_hard_memory_limit_reached()
 
     async def start(self, code: str, input_json: str, options: str, files: str = "") -> Any:
-        """Call the runtime's ``run``: the outcome JSON text, or a promise of it."""
-        assert self._run is not None, "isolate used after close"
-        return await self._run.cancelable()(code, input_json, options, files)
+        """Call the runtime's ``run``: the outcome JSON text, or ``""`` when it is delivered later."""
+        assert self._api is not None, "isolate used after close"
+        self._delivered = asyncio.get_running_loop().create_future()
+        return await self._api["run"].cancelable()(code, input_json, options, files)
 
-    async def settle(self, promise: JSPromise, deadline: float) -> Any:
-        """Wait for the runtime's outcome promise until ``deadline`` (event-loop time).
+    async def settle(self, deadline: float) -> str:
+        """Wait until ``deadline`` (event-loop time) for the outcome the runtime delivers.
 
         Raises:
             TimeoutError: The deadline passed first.
             JSOOMException: The memory limit stopped the code while it ran in a callback; such a
-                termination leaves the promise pending forever.
+                termination leaves the run unfinished forever.
         """
-
-        async def resolved() -> Any:
-            return await promise
-
+        assert self._delivered is not None, "settle() before start()"
         loop = asyncio.get_running_loop()
-        waiter = asyncio.ensure_future(resolved())
-        try:
-            while not waiter.done():
-                remaining = deadline - loop.time()
-                if remaining <= 0:
-                    raise TimeoutError
-                await asyncio.wait({waiter}, timeout=min(remaining, SETTLE_POLL_S))
-                if not waiter.done() and self.memory_limit_reached():
-                    raise JSOOMException("JavaScript memory limit reached")
-            return waiter.result()
-        finally:
-            waiter.cancel()
+        while not self._delivered.done():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError
+            await asyncio.wait({self._delivered}, timeout=min(remaining, SETTLE_POLL_S))
+            if not self._delivered.done() and self.memory_limit_reached():
+                raise JSOOMException("JavaScript memory limit reached")
+        return self._delivered.result()
 
-    async def stopped_outcome(self, reason: str) -> dict[str, Any] | None:
+    async def stopped_outcome(self, kind: ErrorKind, output_cap: int) -> dict[str, Any] | None:
         """The runtime's outcome of an execution mini-racer terminated, with the output captured so far.
 
         Returns None when the runtime cannot answer (its heap may still be full).
         """
-        assert self._abort is not None, "isolate used after close"
+        assert self._api is not None, "isolate used after close"
+        abort = self._api["abortMemory" if kind == "memory" else "abort"]
         for _ in range(ABORT_ATTEMPTS):
             try:
-                text = await asyncio.wait_for(self._abort.cancelable()(reason), ABORT_TIMEOUT_S)
+                text = await asyncio.wait_for(abort.cancelable()(), ABORT_TIMEOUT_S)
             except (MiniRacerBaseException, TimeoutError):
                 continue
-            return _parse_outcome(text)
+            return _parse_outcome(text, output_cap)
         return None
 
     async def locate_syntax_error(self, code: str, mode: str) -> tuple[int, int] | None:
@@ -283,24 +324,38 @@ class _Isolate:
     def close(self) -> None:
         """Dispose of the isolate; may hang if code still runs in it (the pool's watchdog covers that)."""
         # Handles first: they belong to the isolate and must not outlive it.
-        self._run = self._abort = None
+        self._api = None
+        self._channel.close()
         self.racer.close()
+
+
+_RUNTIME_FUNCTIONS = ("run", "connect", "abort", "abortMemory")
+
+
+@contextlib.contextmanager
+def _notification(racer: MiniRacer, on_call: Callable[[Any], None]) -> Iterator[JSFunction]:
+    """A JavaScript function that hands its arguments to ``on_call`` on the event loop, for the life of the block.
+
+    mini-racer's public API offers such notifications only inside ``wrap_py_function``, which would also expose a
+    promise-returning wrapper; the runtime needs the bare one-way function (mini-racer 0.14).
+    """
+    context = racer._ctx
+    assert context is not None
+
+    def received(handle: Any) -> None:
+        on_call(context._value_handle_to_python(handle))
+
+    with context._register_js_notification(received) as function:
+        yield function
 
 
 def _run_options(limits: SandboxLimits) -> str:
     return json.dumps({"outputCap": limits.output_cap_bytes})
 
 
-def _parse_outcome(text: Any) -> dict[str, Any] | None:
-    if not isinstance(text, str):
-        return None
-    try:
-        outcome = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(outcome, dict) or not isinstance(outcome.get("ok"), bool) or "error" not in outcome:
-        return None
-    return outcome
+def _parse_outcome(text: Any, output_cap: int) -> dict[str, Any] | None:
+    outcome = checked_outcome(text, output_cap)
+    return None if outcome is None else dict(outcome)
 
 
 def _is_off_heap_failure(error: Any) -> bool:
@@ -328,7 +383,67 @@ def _engine_text(code: str, input_json: str) -> tuple[str, str]:
     return code, input_json
 
 
-async def _execute(isolate: _Isolate, request: dict[str, Any], limits: SandboxLimits) -> Outcome:
+@dataclass(frozen=True, slots=True)
+class _DataBounds:
+    """Data sizes (bytes) that matter while a job runs: where the pool is warned and where the job is stopped."""
+
+    baseline: int
+    pressure_at: int
+    stop_at: int
+
+
+async def _watch_data(bounds: _DataBounds, on_pressure: Callable[[], None]) -> None:
+    """Return once the process's data size reaches ``bounds.stop_at``; call ``on_pressure`` once on the way.
+
+    Memory outside the V8 heap (ICU's objects, buffers) is invisible to the heap limit; when it uses up
+    ``RLIMIT_DATA``, ICU crashes the process instead of throwing. Stopping the job first turns that into a
+    memory error; if the crash is quicker than this watch, the pool, told of the pressure, reports it as one.
+    """
+    warned = False
+    while True:
+        await asyncio.sleep(WATCH_INTERVAL_S)
+        size = _vm_data_bytes()
+        if not warned and size >= bounds.pressure_at:
+            warned = True
+            on_pressure()
+        if size >= bounds.stop_at:
+            return
+
+
+async def _run_job(
+    isolate: _Isolate, code: str, input_json: str, options: str, deadline: float, timeout_s: float, files: str = ""
+) -> Any:
+    value = await asyncio.wait_for(isolate.start(code, input_json, options, files), timeout_s)
+    if value == "":
+        value = await isolate.settle(deadline)
+    return value
+
+
+async def _guarded(job: Awaitable[Any], bounds: _DataBounds | None, on_pressure: Callable[[], None]) -> Any:
+    """``job``'s value, unless the data watch ends first: then the job is cancelled (which terminates the code)."""
+    task = asyncio.ensure_future(job)
+    if bounds is None:
+        return await task
+    watch = asyncio.ensure_future(_watch_data(bounds, on_pressure))
+    try:
+        await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        raise _DataLimitNear
+    return task.result()
+
+
+async def _execute(
+    isolate: _Isolate,
+    request: dict[str, Any],
+    limits: SandboxLimits,
+    bounds: _DataBounds | None = None,
+    on_pressure: Callable[[], None] = lambda: None,
+) -> Outcome:
     """Run one job in ``isolate`` and build its outcome; never raises for anything the code does."""
     code, input_json = _engine_text(request["code"], request["input"])
     timeout_ms: int = request["timeoutMs"]
@@ -341,21 +456,20 @@ async def _execute(isolate: _Isolate, request: dict[str, Any], limits: SandboxLi
 
     try:
         files = request.get("files", "")
-        value = await asyncio.wait_for(isolate.start(code, input_json, options, files), timeout_ms / 1000)
-        if isinstance(value, JSPromise):
-            value = await isolate.settle(value, started + timeout_ms / 1000)
+        job = _run_job(isolate, code, input_json, options, started + timeout_ms / 1000, timeout_ms / 1000, files)
+        value = await _guarded(job, bounds, on_pressure)
     except Exception as exc:
         kind = error_kind(exc, memory_limit_reached=isolate.memory_limit_reached())
         if kind == "crashed":
             logger.exception("the engine failed while running a job")
-            return failure_outcome(crash_error(f"the engine failed: {type(exc).__name__}"), elapsed_ms())
+            return failure_outcome(internal_error(f"the engine failed: {type(exc).__name__}"), elapsed_ms())
         error = timeout_error(timeout_ms) if kind == "timeout" else memory_error(limits.memory_limit_mb)
-        return await _stopped(isolate, error, elapsed_ms())
+        return await _stopped(isolate, error, elapsed_ms(), limits.output_cap_bytes)
     duration_ms = elapsed_ms()
-    outcome = _parse_outcome(value)
+    outcome = _parse_outcome(value, limits.output_cap_bytes)
     if outcome is None:
-        logger.error("the runtime returned an unreadable outcome: %.200r", value)
-        return failure_outcome(crash_error("the runtime returned an unreadable outcome"), duration_ms)
+        logger.error("the runtime returned an outcome that is unreadable or over its limits: %.200r", value)
+        return failure_outcome(internal_error("the sandbox runtime returned an unreadable outcome"), duration_ms)
     error = outcome["error"]
     if isolate.memory_limit_reached():
         # The limit stopped a timer callback or microtask; the runtime may have finished the run anyway.
@@ -379,9 +493,9 @@ def _fail_for_memory(outcome: dict[str, Any], error: ErrorInfo) -> None:
     outcome.update(ok=False, resultText=None, resultType=None, error=error)
 
 
-async def _stopped(isolate: _Isolate, error: ErrorInfo, duration_ms: float) -> Outcome:
+async def _stopped(isolate: _Isolate, error: ErrorInfo, duration_ms: float, output_cap: int) -> Outcome:
     """The outcome of an execution stopped for ``error``, keeping the output captured before the stop."""
-    captured = await isolate.stopped_outcome(error["kind"])
+    captured = await isolate.stopped_outcome(error["kind"], output_cap)
     if captured is None:
         return failure_outcome(error, duration_ms)
     captured.update(ok=False, error=error, durationMs=round(duration_ms, 3))
@@ -450,7 +564,7 @@ def _vm_data_bytes() -> int:
     raise OSError("VmData not found in /proc/self/status")
 
 
-def _limit_data_segment(limits: SandboxLimits) -> None:
+def _limit_data_segment(limits: SandboxLimits) -> _DataBounds | None:
     """Bound memory outside the V8 heap (ArrayBuffer, WebAssembly.Memory) with RLIMIT_DATA.
 
     Measured from the process's own data size once V8 and one isolate are up, so the limit does not depend
@@ -459,7 +573,7 @@ def _limit_data_segment(limits: SandboxLimits) -> None:
     """
     if not sys.platform.startswith("linux"):
         logger.warning("no off-heap memory limit on %s", sys.platform)
-        return
+        return None
     baseline = _vm_data_bytes()
     allowance_mb = limits.heap_ceiling_mb + limits.memory_limit_mb + DATA_SLACK_MB
     # Off a multiple of 32 MiB, so that buffers of 32 or 64 MiB leave the V8 heap room to grow when they
@@ -469,6 +583,11 @@ def _limit_data_segment(limits: SandboxLimits) -> None:
     limit = baseline + allowance if hard == resource.RLIM_INFINITY else min(baseline + allowance, hard)
     resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     logger.debug("RLIMIT_DATA %d MiB (baseline %d MiB)", limit // MIB, baseline // MIB)
+    return _DataBounds(
+        baseline=baseline,
+        pressure_at=baseline + int((limit - baseline) * PRESSURE_SHARE),
+        stop_at=limit - STOP_RESERVE_BYTES,
+    )
 
 
 def _claim_stdout() -> int:
@@ -500,19 +619,38 @@ def _set_timezone(name: str) -> None:
 async def _serve(limits: SandboxLimits, out_fd: int) -> None:
     channel = await _Channel.open(out_fd)
     isolate = await _Isolate.prepare(limits)
-    _limit_data_segment(limits)
+    bounds = _limit_data_segment(limits)
     ready = ready_message(*_versions(isolate))
     channel.send(ready)
+    jobs = 0
     try:
         while (message := await channel.receive()) is not None:
             request = _read_request(message)
-            outcome = await _execute(isolate, request, limits)
-            channel.send(outcome_message(request["id"], outcome))
+            job_id = request["id"]
+            warn = functools.partial(channel.send, {"op": "pressure", "id": job_id})
+            outcome = await _execute(isolate, request, limits, bounds, warn)
+            channel.send(outcome_message(job_id, outcome))
+            jobs += 1
             isolate.close()
             isolate = await _Isolate.prepare(limits)
+            reason = _retirement(jobs, bounds)
+            if reason is not None:
+                channel.send({"op": "retire", "reason": reason})
+                return
             channel.send(ready)
     finally:
         isolate.close()
+
+
+def _retirement(jobs: int, bounds: _DataBounds | None) -> str | None:
+    """Why this worker should make way for a fresh one now, if it should."""
+    if jobs >= MAX_JOBS_PER_WORKER:
+        return f"it ran {jobs} jobs"
+    if bounds is not None:
+        grown = _vm_data_bytes() - bounds.baseline
+        if grown > RECYCLE_GROWTH_BYTES:
+            return f"its data size grew by {grown // MIB} MiB"
+    return None
 
 
 def _print_versions() -> int:

@@ -195,6 +195,8 @@ def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -
         )
     if kind == "crashed":
         detail = error.get("message") or "the worker process died"
+        if error.get("name") == "InternalError":
+            return f"The sandbox failed to run the code ({detail}); the call may be retried."
         return (
             f"The JavaScript engine process crashed ({detail}). The server has replaced it; "
             "the call may be retried, preferably with simpler code."

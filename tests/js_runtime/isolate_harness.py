@@ -1,17 +1,19 @@
 """Runs the isolate runtime the way the worker does: a fresh mini-racer isolate per run.
 
-`Isolate` evaluates `source()` in a new isolate; `Isolate.run(code)` calls
-`run(code, inputJson, optionsJson)`, waits for the outcome (a string, or a promise of
-one) and returns it parsed from JSON.
+`Isolate` evaluates `source()` in a new isolate and connects a notification to it, as the
+worker does; `Isolate.run(code)` calls `run(code, inputJson, optionsJson)`, takes the outcome
+it returns or, when that is empty, the one the runtime delivers later, and returns it parsed
+from JSON.
 """
 
 from __future__ import annotations
 
 import json
+import queue
 from collections.abc import Callable
 from typing import Any
 
-from py_mini_racer import JSPromise, MiniRacer
+from py_mini_racer import MiniRacer
 
 from js_runtime import source
 
@@ -23,25 +25,33 @@ RunJs = Callable[..., Outcome]
 
 
 class Isolate:
-    """One isolate with the runtime loaded; `api` is the `{ run, abort }` object."""
+    """One isolate with the runtime loaded; `api` is the `{ run, connect, abort, abortMemory }` object."""
 
     def __init__(self) -> None:
         self.mr = MiniRacer()
         self.api = self.mr.eval(source())
+        self.delivered: queue.Queue[Any] = queue.Queue()
+        context = self.mr._ctx
+        assert context is not None
+        self._notification = context._register_js_notification(
+            lambda handle: self.delivered.put(context._value_handle_to_python(handle))
+        )
+        self.api["connect"](self._notification.__enter__())
 
     def run_raw(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP) -> Any:
-        """The value run() returns: the outcome text, or a promise of it."""
+        """The value run() returns: the outcome text, or '' when it is delivered later."""
         return self.api["run"](code, input_json, json.dumps({"outputCap": output_cap}))
 
     def run(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP) -> Outcome:
         result = self.run_raw(code, input_json, output_cap)
-        if isinstance(result, JSPromise):
-            result = result.get(timeout=OUTCOME_TIMEOUT_SEC)
+        if result == "":
+            result = self.delivered.get(timeout=OUTCOME_TIMEOUT_SEC)[0]
         assert isinstance(result, str)
         outcome: Outcome = json.loads(result)
         return outcome
 
     def close(self) -> None:
+        self._notification.__exit__(None, None, None)
         self.mr.close()
 
 

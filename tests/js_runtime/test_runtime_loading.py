@@ -33,10 +33,10 @@ def test_source_is_cached_and_leaves_out_comment_lines_but_keeps_the_script_name
     assert "//# sourceURL=sandbox-runtime.js" in lines
 
 
-def test_the_runtime_evaluates_to_an_object_of_run_and_abort(isolate: Isolate) -> None:
-    assert sorted(isolate.api.keys()) == ["abort", "run"]
-    assert isinstance(isolate.api["run"], JSFunction)
-    assert isinstance(isolate.api["abort"], JSFunction)
+def test_the_runtime_evaluates_to_an_object_of_its_entry_points(isolate: Isolate) -> None:
+    assert sorted(isolate.api.keys()) == ["abort", "abortMemory", "connect", "run"]
+    for name in ("abort", "abortMemory", "connect", "run"):
+        assert isinstance(isolate.api[name], JSFunction)
 
 
 def test_loading_adds_only_the_user_facing_global_names() -> None:

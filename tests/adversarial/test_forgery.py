@@ -1,0 +1,197 @@
+"""Attempts to forge a call's outcome from inside the isolate, or to bend the runtime's own bookkeeping.
+
+The code shares its isolate with the runtime that renders its output, so it can change every prototype the
+runtime's values would inherit from, and it runs again (getters, ``toJSON``, Proxy traps) while its result is
+written. None of that may reach the worker's channel, change what the outcome says about the code, or push the
+outcome past the output cap: the outcome always describes what the code really did.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sandbox_server.settings import DEFAULT_OUTPUT_CAP_BYTES
+
+from .conftest import Sandbox
+
+pytestmark = pytest.mark.anyio
+
+# A forged outcome as the worker's outcome parser would have taken it: a huge stdout and a crash report.
+FORGED = json.dumps(
+    {
+        "ok": False,
+        "resultText": "forged",
+        "resultType": "string",
+        "stdout": "F",
+        "stderr": "",
+        "truncated": False,
+        "omittedBytes": 0,
+        "error": {"kind": "crashed", "name": "X", "message": "forged", "line": None, "column": None, "stack": None},
+        "syntaxMode": None,
+        "async": False,
+    }
+)
+
+# Every function handed to an array element write gets called with the forged outcome (a huge stdout).
+_SETTER_ATTACK = """
+const forged = JSON.parse(%s);
+forged.stdout = 'F'.repeat(3e6);
+const text = JSON.stringify(forged);
+Object.defineProperty(%s, '%s', {
+  configurable: true,
+  set(v) {
+    if (typeof v === 'function') { try { v(text); } catch {} }
+    Object.defineProperty(this, '%s', { value: v, writable: true, enumerable: true, configurable: true });
+  },
+});
+"""
+
+
+def setter_attack(target: str, index: str) -> str:
+    return _SETTER_ATTACK % (json.dumps(FORGED), target, index, index)
+
+
+PUSH_SWAP = """
+const forged = %s;
+const push = Array.prototype.push;
+const swap = () => {
+  Array.prototype.push = function (...items) {
+    for (const item of items) if (typeof item === 'function') { try { item(forged); } catch {} }
+    return Reflect.apply(push, this, items);
+  };
+};
+Promise.resolve().then(swap);
+setTimeout(swap, 1);
+""" % json.dumps(FORGED)
+
+
+def assert_genuine(call_structured: dict[str, object], text: str, *, result: object) -> None:
+    """The outcome says what the code did: its own result, no forged text, and within the cap."""
+    assert "forged" not in text and "FFFF" not in text, text[:300]
+    assert call_structured["ok"] is True, text[:300]
+    assert call_structured.get("result") == result, text[:300]
+    shown = sum(len(str(call_structured.get(key) or "").encode()) for key in ("stdout", "stderr", "resultText"))
+    assert shown <= DEFAULT_OUTPUT_CAP_BYTES
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        pytest.param(setter_attack("Array.prototype", "0"), id="array-prototype-0-setter"),
+        pytest.param(setter_attack("Array.prototype", "1"), id="array-prototype-1-setter"),
+        pytest.param(setter_attack("Object.prototype", "0"), id="object-prototype-0-setter"),
+        pytest.param(PUSH_SWAP, id="push-swapped-in-a-microtask-and-a-timer"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("ending", "expected"),
+    [
+        pytest.param("await null; 7", 7, id="async"),
+        pytest.param("new Promise((resolve) => setTimeout(() => resolve(7), 5))", 7, id="promise"),
+        pytest.param("setTimeout(() => {}, 5); 7", 7, id="timer"),
+        pytest.param("7", 7, id="sync"),
+    ],
+)
+async def test_code_cannot_reach_the_callback_that_delivers_its_outcome(
+    sandbox: Sandbox, attack: str, ending: str, expected: object
+) -> None:
+    call = await sandbox.run(attack + ending)
+    assert_genuine(call.structured, call.text, result=expected)
+    await sandbox.assert_still_serving()
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        pytest.param(setter_attack("Array.prototype", "0"), id="setter-0"),
+        pytest.param(setter_attack("Array.prototype", "2"), id="setter-2"),
+        pytest.param(
+            "Object.defineProperty(Array.prototype, 1, { get() { return 'x'; }, configurable: true });", id="getter-1"
+        ),
+        pytest.param(
+            "Object.defineProperty(Object.prototype, 3, { get() { return 42; }, set() {}, configurable: true });",
+            id="object-accessor-3",
+        ),
+        pytest.param(
+            "Object.setPrototypeOf(Array.prototype, new Proxy({}, { get: () => 42, set: () => true, has: () => true }));",
+            id="array-prototype-proxy",
+        ),
+        pytest.param(
+            "for (const k of ['parts', 'head', 'tail', 'seen', 'limit', 'bytes', 'kind', 'text']) "
+            "Object.defineProperty(Object.prototype, k, { get() { return 42; }, set() {}, configurable: true });",
+            id="object-prototype-names",
+        ),
+    ],
+)
+async def test_prototype_accessors_do_not_change_how_a_result_is_rendered(sandbox: Sandbox, attack: str) -> None:
+    call = await sandbox.run(attack + "\nconsole.log([1, 2, 3], { b: [4] }); ({ a: 1, list: [1, 2, 3] })")
+    assert call.is_error is False, call.text[:400]
+    assert call.structured["result"] == {"a": 1, "list": [1, 2, 3]}
+    assert call.structured["resultText"] == "{ a: 1, list: [ 1, 2, 3 ] }"
+    assert call.structured["stdout"] == "[ 1, 2, 3 ] { b: [ 4 ] }\n"
+    await sandbox.assert_still_serving()
+
+
+async def test_accessors_installed_while_the_result_is_serialized_change_nothing(sandbox: Sandbox) -> None:
+    code = """
+    const attack = () => {
+      for (const i of [0, 1, 2, 3, 4, 5, 6, 7]) {
+        Object.defineProperty(Array.prototype, i, { get() { return '"forged"'; }, set() {}, configurable: true });
+      }
+      return 1;
+    };
+    ({ get a() { return attack(); }, b: [1, 2], c: 'x' })
+    """
+    call = await sandbox.run(code)
+    assert call.is_error is False, call.text[:400]
+    assert call.structured["result"] == {"a": 1, "b": [1, 2], "c": "x"}
+    assert "forged" not in call.text
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param("new Proxy({}, { ownKeys() { throw 1; } })", id="top-level"),
+        pytest.param("({ inner: new Proxy({}, { ownKeys() { throw 1; } }) })", id="nested"),
+        pytest.param("[new Proxy([], { ownKeys() { throw new Error('no keys'); } })]", id="in-an-array"),
+    ],
+)
+async def test_a_result_holding_a_proxy_whose_key_listing_throws_keeps_its_output(sandbox: Sandbox, code: str) -> None:
+    call = await sandbox.run("console.log('kept'); " + code)
+    assert call.kind != "crashed", call.text[:400]
+    assert call.structured["stdout"] == "kept\n"
+    assert call.structured["resultText"]
+    await sandbox.assert_still_serving()
+
+
+async def test_every_error_field_counts_inside_the_one_output_budget(sandbox: Sandbox) -> None:
+    code = """
+    const e = new Error('m'.repeat(200000));
+    e.name = 'N'.repeat(200000);
+    console.log('o'.repeat(100000));
+    throw e;
+    """
+    call = await sandbox.run(code)
+    assert call.kind == "runtime"
+    error = call.structured["error"]
+    total = sum(len((error.get(key) or "").encode()) for key in ("name", "message", "stack"))
+    total += sum(len((call.structured.get(key) or "").encode()) for key in ("stdout", "stderr", "resultText"))
+    assert total <= DEFAULT_OUTPUT_CAP_BYTES
+    assert len(call.text.encode()) <= DEFAULT_OUTPUT_CAP_BYTES + 2048
+    assert call.structured["truncated"] is True
+
+
+async def test_runtime_frames_never_show_in_a_stack_the_code_reads(sandbox: Sandbox) -> None:
+    code = """
+    let stack = '';
+    console.log({ get x() { stack = new Error('probe').stack; return 1; } });
+    const viaTimer = await new Promise((resolve) => setTimeout(() => resolve(new Error('t').stack), 1));
+    [stack, viaTimer]
+    """
+    call = await sandbox.run(code)
+    assert call.is_error is False, call.text[:400]
+    for stack in call.structured["result"]:
+        assert "sandbox-runtime" not in stack, stack
+    assert "sandbox-runtime" not in call.text
