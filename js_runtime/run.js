@@ -325,7 +325,8 @@ function abortMemory() {
 }
 
 // The rendered result goes through a stream like the console output, so that a string of
-// many megabytes is stored as its two ends and the size of its middle.
+// many megabytes is stored as its two ends and the size of its middle. Returns whether the
+// rendering left something out (items, depth, the middle of a string).
 function renderResult(stream, value) {
   if (typeof value === 'string' && value.length > 2 * stringKeepChars + 1024) {
     const length = value.length;
@@ -338,10 +339,11 @@ function renderResult(stream, value) {
     streamSkip(stream, utf8Length(value, headEndIndex, tailStartIndex) +
       inspectEscapeGrowth(value, quote, headEndIndex, tailStartIndex));
     streamWrite(stream, escapeForInspect(value, quote, tailStartIndex, length) + quote);
-    return;
+    return true;
   }
   streamWrite(stream, inspect(value));
   stream.innerOmitted += takeInspectOmitted();
+  return inspectShortened;
 }
 
 function nullableJson(value) {
@@ -373,13 +375,14 @@ function buildOutcome() {
   let resultType = null;
   let resultJson = null;
   let resultIndex = -1;
+  let shortened = false;
   const streams = asList([output.stdout, output.stderr]);
   if (runState.hasResult) {
     const value = runState.result;
     resultType = resultTypeOf(value);
     const resultStream = newStream(cap);
     try {
-      renderResult(resultStream, value);
+      shortened = renderResult(resultStream, value);
     } catch (error) {
       streamWrite(resultStream, '<rendering failed: ' + describeThrown(error) + '>');
     }
@@ -412,6 +415,7 @@ function buildOutcome() {
   for (let i = 0; i < streams.length; i++) {
     ArrayPrototypePush(texts, streamFit(streams[i], shares[i]));
     omitted += fitOmitted;
+    if (i === resultIndex && fitOmitted > 0) shortened = true;
   }
   let json = '{"ok":' + (error === null ? 'true' : 'false') +
     ',"resultText":' + (resultIndex >= 0 ? jsonString(texts[resultIndex]) : 'null');
@@ -422,6 +426,7 @@ function buildOutcome() {
     ',"truncated":' + (omitted > 0 ? 'true' : 'false') +
     ',"omittedBytes":' + omitted +
     ',"error":' + errorJson(error, texts, errorIndex) +
+    ',"resultShortened":' + (shortened ? 'true' : 'false') +
     ',"syntaxMode":' + nullableJson(runState.syntaxMode) +
     ',"async":' + (runState.asyncMode ? 'true' : 'false') + '}';
   return json;
@@ -437,5 +442,5 @@ function internalFailureOutcome(error) {
   }
   return '{"ok":false,"resultText":null,"resultType":null,"stdout":"","stderr":"","truncated":false,' +
     '"omittedBytes":0,"error":{"kind":"runtime","name":"InternalError","message":' + jsonString(message) +
-    ',"line":null,"column":null,"stack":null},"syntaxMode":null,"async":false}';
+    ',"line":null,"column":null,"stack":null},"resultShortened":false,"syntaxMode":null,"async":false}';
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -14,7 +15,7 @@ from sandbox_server.results import ToolResult, error, ok
 from sandbox_server.sandbox import Job, WorkerPool
 from sandbox_server.settings import Settings
 
-__all__ = ["PROGRESS_INTERVAL_S", "execute_js_tool", "render_outcome"]
+__all__ = ["PROGRESS_INTERVAL_S", "execute_js_tool", "fenced", "render_outcome"]
 
 PROGRESS_INTERVAL_S = 0.5
 """How often a running execution reports progress when the caller asked for it."""
@@ -137,6 +138,28 @@ def _position(error: dict[str, Any]) -> str:
     return f" at line {line}" + (f", column {column}" if column is not None else "")
 
 
+_LINE_BREAK = re.compile("[\r\n\u2028\u2029\x0b\x0c\x85]")
+_BACKTICKS = re.compile("`+")
+
+
+def fenced(text: str) -> str:
+    """``text`` in a Markdown code fence longer than any run of backticks inside it, so it cannot close it.
+
+    Everything the code controls (its output, its result, its error messages, function names) reaches the
+    text either on one line after a label or inside such a fence: no value can imitate a section of the text.
+    """
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text.rstrip(chr(10))}\n{fence}"
+
+
+def _labelled(label: str, text: str) -> str:
+    """``label: text`` on one line when ``text`` is one line, else the label and ``text`` fenced below it."""
+    if _LINE_BREAK.search(text) is None and "`" not in text[:1] + text[-1:]:
+        return f"{label}: {text}"
+    return f"{label}:\n{fenced(text)}"
+
+
 def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -> str:
     kind = error.get("kind")
     if kind == "timeout":
@@ -161,13 +184,25 @@ def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -
     name = error.get("name") or "Error"
     message = error.get("message") or ""
     label = "Syntax error" if kind == "syntax" else "Uncaught exception"
-    text = f"{label}: {name}: {message}{_position(error)}."
+    summary = f"{name}: {message}"
+    if _LINE_BREAK.search(summary) is None:
+        text = f"{label}: {summary}{_position(error)}."
+    else:
+        text = f"{label}{_position(error)}:\n{fenced(summary)}"
     stack = error.get("stack")
     if stack and kind == "runtime":
         frames = [line for line in str(stack).splitlines() if line.strip().startswith("at ")]
         if frames:
-            text += "\n" + "\n".join(frames)
+            text += "\n" + fenced("\n".join(frames))
     return text
+
+
+def _result_text(structured: dict[str, Any]) -> str:
+    """The result as the text shows it: a string result as the string itself, anything else as Node prints it."""
+    if structured.get("resultType") == "string" and isinstance(structured.get("result"), str):
+        return str(structured["result"])
+    text = structured.get("resultText")
+    return "undefined" if text is None else str(text)
 
 
 def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int) -> ToolResult:
@@ -201,14 +236,15 @@ def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int)
     failure = structured["error"]
     if failure is not None:
         parts.append("Error: " + _error_message(failure, settings, timeout_ms))
-    elif structured.get("resultText") is not None:
-        parts.append(f"Result: {structured['resultText']}")
     else:
-        parts.append("Result: undefined")
+        result = _labelled("Result", _result_text(structured))
+        if outcome.get("resultShortened") and "result" in structured:
+            result += "\n(the text above is shortened; the full value is in the structured result)"
+        parts.append(result)
     if structured["stdout"]:
-        parts.append("stdout:\n" + structured["stdout"].rstrip("\n"))
+        parts.append("stdout:\n" + fenced(structured["stdout"]))
     if structured["stderr"]:
-        parts.append("stderr:\n" + structured["stderr"].rstrip("\n"))
+        parts.append("stderr:\n" + fenced(structured["stderr"]))
     if structured["truncated"]:
         parts.append(
             f"(output truncated to {settings.output_cap_bytes} bytes; {structured.get('omittedBytes', 0)} bytes "
