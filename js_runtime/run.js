@@ -19,6 +19,8 @@ const MICROTASK_WORDS = ['then', 'await', 'async', 'Promise', 'queueMicrotask', 
 const runState = {
   __proto__: null,
   cap: DEFAULT_OUTPUT_CAP,
+  seed: undefined,
+  startedAt: 0,
   finished: false,
   hasResult: false,
   result: undefined,
@@ -32,20 +34,29 @@ const runState = {
   outcome: undefined,
 };
 
-function parseCap(optionsJson) {
+// The options the worker sends with every run: the output cap and 32 bytes of fresh entropy
+// (hex) for the web crypto API. Unreadable options leave the defaults.
+function parseOptions(optionsJson) {
+  const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined };
   try {
-    const options = JSONParse(optionsJson);
-    const descriptor = options !== null && typeof options === 'object' ? describe(options, 'outputCap') : undefined;
-    const cap = descriptor === undefined ? undefined : descriptor.value;
-    if (typeof cap === 'number' && cap >= 0 && NumberIsFinite(cap)) return MathFloor(cap);
+    const parsed = JSONParse(optionsJson);
+    if (parsed === null || typeof parsed !== 'object') return options;
+    const capDescriptor = describe(parsed, 'outputCap');
+    const cap = capDescriptor === undefined ? undefined : capDescriptor.value;
+    if (typeof cap === 'number' && cap >= 0 && NumberIsFinite(cap)) options.cap = MathFloor(cap);
+    const seedDescriptor = describe(parsed, 'seed');
+    if (seedDescriptor !== undefined && typeof seedDescriptor.value === 'string') options.seed = seedDescriptor.value;
   } catch {
-    // Unreadable options: use the default.
+    // Unreadable options: use the defaults.
   }
-  return DEFAULT_OUTPUT_CAP;
+  return options;
 }
 
-function resetRun(cap) {
+function resetRun(options) {
+  const cap = options.cap;
   runState.cap = cap;
+  runState.seed = options.seed;
+  runState.startedAt = DateNow();
   runState.finished = false;
   runState.hasResult = false;
   runState.result = undefined;
@@ -75,7 +86,7 @@ function run(code, inputJson, optionsJson) {
 }
 
 function startRun(code, inputJson, optionsJson) {
-  resetRun(parseCap(optionsJson));
+  resetRun(parseOptions(optionsJson));
   let input;
   if (typeof inputJson === 'string' && inputJson !== '') {
     try {

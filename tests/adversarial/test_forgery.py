@@ -53,8 +53,10 @@ def setter_attack(target: str, index: str) -> str:
     return _SETTER_ATTACK % (json.dumps(FORGED), target, index, index)
 
 
-PUSH_SWAP = """
-const forged = %s;
+PUSH_SWAP = (
+    "const forged = "
+    + json.dumps(FORGED)
+    + """;
 const push = Array.prototype.push;
 const swap = () => {
   Array.prototype.push = function (...items) {
@@ -64,7 +66,8 @@ const swap = () => {
 };
 Promise.resolve().then(swap);
 setTimeout(swap, 1);
-""" % json.dumps(FORGED)
+"""
+)
 
 
 def assert_genuine(call_structured: dict[str, object], text: str, *, result: object) -> None:
@@ -115,7 +118,8 @@ async def test_code_cannot_reach_the_callback_that_delivers_its_outcome(
             id="object-accessor-3",
         ),
         pytest.param(
-            "Object.setPrototypeOf(Array.prototype, new Proxy({}, { get: () => 42, set: () => true, has: () => true }));",
+            "Object.setPrototypeOf(Array.prototype,"
+            " new Proxy({}, { get: () => 42, set: () => true, has: () => true }));",
             id="array-prototype-proxy",
         ),
         pytest.param(
@@ -209,9 +213,11 @@ def sections(text: str) -> list[str]:
         if line.startswith("```"):
             fence = line
             continue
-        for label in ("Result:", "Error:", "stdout:", "stderr:", "(output truncated"):
-            if line.startswith(label):
-                labels.append(label)
+        labels.extend(
+            label
+            for label in ("Result:", "Error:", "stdout:", "stderr:", "(output truncated")
+            if line.startswith(label)
+        )
     return labels
 
 
