@@ -14,6 +14,7 @@ from sandbox_server.registry import PURE_COMPUTATION, CallContext, ToolSpec
 from sandbox_server.results import ToolResult, error, ok
 from sandbox_server.sandbox import Job, WorkerPool
 from sandbox_server.settings import Settings
+from sandbox_server.tools.hints import hint_for
 
 __all__ = ["PROGRESS_INTERVAL_S", "execute_js_tool", "fenced", "render_outcome"]
 
@@ -95,6 +96,7 @@ _ERROR_SCHEMA: dict[str, Any] = {
         "line": {"type": ["integer", "null"], "description": "1-based line in the submitted code"},
         "column": {"type": ["integer", "null"], "description": "1-based column in the submitted code"},
         "stack": {"type": ["string", "null"], "description": "stack trace trimmed to the submitted code"},
+        "hint": {"type": "string", "description": "what to use instead, for a Node or browser habit"},
     },
     "required": ["kind", "message"],
 }
@@ -205,7 +207,7 @@ def _result_text(structured: dict[str, Any]) -> str:
     return "undefined" if text is None else str(text)
 
 
-def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int) -> ToolResult:
+def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int, code: str = "") -> ToolResult:
     """Turn a worker outcome into the tool result: readable text plus the structured object."""
     structured: dict[str, Any] = {
         key: outcome[key]
@@ -236,6 +238,10 @@ def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int)
     failure = structured["error"]
     if failure is not None:
         parts.append("Error: " + _error_message(failure, settings, timeout_ms))
+        hint = hint_for(failure, code)
+        if hint is not None:
+            failure["hint"] = hint
+            parts.append("Hint: " + hint)
     else:
         result = _labelled("Result", _result_text(structured))
         if outcome.get("resultShortened") and "result" in structured:
@@ -287,12 +293,12 @@ def execute_js_tool(settings: Settings, pool: WorkerPool) -> ToolSpec:
                 await context.report_progress(elapsed, float(timeout_ms), f"running for {elapsed:.0f} ms")
 
         if not context.progress_requested:
-            return render_outcome(dict(await pool.run(job)), settings, timeout_ms)
+            return render_outcome(dict(await pool.run(job)), settings, timeout_ms, code)
         async with anyio.create_task_group() as group:
             group.start_soon(report_progress)
             outcome = dict(await pool.run(job))
             group.cancel_scope.cancel()
-        return render_outcome(outcome, settings, timeout_ms)
+        return render_outcome(outcome, settings, timeout_ms, code)
 
     return ToolSpec(
         name="execute_js",
