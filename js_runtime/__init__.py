@@ -16,9 +16,10 @@ value is an object `{ run, abort }`:
 from __future__ import annotations
 
 import functools
+import json
 from importlib import resources
 
-__all__ = ["SCRIPT_NAME", "source"]
+__all__ = ["SCRIPT_NAME", "source", "web_modules"]
 
 SCRIPT_NAME = "main.js"
 """The file name the model's code has in stack traces."""
@@ -26,6 +27,7 @@ SCRIPT_NAME = "main.js"
 _FILES = (
     "begin.js",
     "primordials.js",
+    "web.js",
     "text.js",
     "output.js",
     "objects.js",
@@ -52,11 +54,46 @@ def source() -> str:
 
     Every isolate parses this script before its call, and parsing is most of what loading it costs, so lines
     that are only a comment, blank lines and indentation are left out (about a fifth of the text). The files
-    hold no template literal or string that spans lines, so this changes no value the runtime builds.
+    hold no template literal or string that spans lines, so this changes no value the runtime builds. The web
+    modules (``web/*.js``) go in as string literals, compiled only when the code first uses one of their globals.
     """
     package = resources.files(__package__)
-    text = "\n".join(package.joinpath(name).read_text(encoding="utf-8") for name in _FILES)
+    texts = [package.joinpath(name).read_text(encoding="utf-8") for name in _FILES]
+    texts.insert(_FILES.index("web.js"), _web_modules_declaration())
+    return _compact("\n".join(texts))
+
+
+def _compact(text: str) -> str:
     return "\n".join(line.strip() for line in text.splitlines() if line.strip() and not _is_comment(line))
+
+
+_GLOBALS_LINE = "// globals:"
+
+
+def web_modules() -> dict[str, tuple[list[str], str]]:
+    """The web modules by id (file stem): the globals each defines and its compacted source."""
+    folder = resources.files(__package__).joinpath("web")
+    modules: dict[str, tuple[list[str], str]] = {}
+    if not folder.is_dir():
+        return modules
+    for entry in sorted(folder.iterdir(), key=lambda item: item.name):
+        if not entry.name.endswith(".js"):
+            continue
+        text = entry.read_text(encoding="utf-8")
+        first, _, rest = text.partition("\n")
+        if not first.startswith(_GLOBALS_LINE):
+            raise ValueError(f"js_runtime/web/{entry.name} must start with '{_GLOBALS_LINE} Name ...'")
+        modules[entry.name.removesuffix(".js")] = (first.removeprefix(_GLOBALS_LINE).split(), _compact(rest))
+    return modules
+
+
+def _web_modules_declaration() -> str:
+    entries = [
+        f"{{ __proto__: null, id: {json.dumps(stem)}, names: asList({json.dumps(names)}), "
+        f"source: {json.dumps(text)}, getters: undefined }}"
+        for stem, (names, text) in web_modules().items()
+    ]
+    return "const WEB_MODULES = asList([\n" + ",\n".join(entries) + "\n]);"
 
 
 def _is_comment(line: str) -> bool:

@@ -22,6 +22,7 @@ installGlobal('setInterval', timerFunctions.setInterval);
 installGlobal('clearInterval', timerFunctions.clearInterval);
 installGlobal('queueMicrotask', timerFunctions.queueMicrotask);
 installGlobal('structuredClone', structuredClone);
+installWebModules();
 ReflectDefineProperty(ErrorCtor, 'prepareStackTrace', {
   __proto__: null, value: formatStack, writable: true, configurable: true, enumerable: false,
 });

@@ -10,13 +10,13 @@ function formatArrayEntries(ctx, value, recurseTimes) {
     const descriptor = describe(value, i);
     if (descriptor === undefined) return formatSparseEntries(ctx, value, recurseTimes, output, i, length, maxLength);
     if (ctx.used > ctx.budget) {
-      ArrayPrototypePush(output, '... ' + plural(length - i, 'more item'));
+      ArrayPrototypePush(output, moreItems(ctx, length - i));
       return output;
     }
     ArrayPrototypePush(output, formatPropertyValue(ctx, descriptor, recurseTimes));
   }
   const remaining = length - maxLength;
-  if (remaining > 0) ArrayPrototypePush(output, '... ' + plural(remaining, 'more item'));
+  if (remaining > 0) ArrayPrototypePush(output, moreItems(ctx, remaining));
   return output;
 }
 
@@ -41,7 +41,7 @@ function formatSparseEntries(ctx, value, recurseTimes, output, start, length, ma
   if (output.length !== maxLength) {
     if (remaining > 0) ArrayPrototypePush(output, '<' + plural(remaining, 'empty item') + '>');
   } else if (remaining > 0) {
-    ArrayPrototypePush(output, '... ' + plural(remaining, 'more item'));
+    ArrayPrototypePush(output, moreItems(ctx, remaining));
   }
   return output;
 }
@@ -54,7 +54,7 @@ function formatTypedArrayEntries(ctx, value, recurseTimes) {
     const element = value[i];
     ArrayPrototypePush(output, typeof element === 'bigint' ? element + 'n' : formatNumber(element));
   }
-  if (length > maxLength) ArrayPrototypePush(output, '... ' + plural(length - maxLength, 'more item'));
+  if (length > maxLength) ArrayPrototypePush(output, moreItems(ctx, length - maxLength));
   return output;
 }
 
@@ -68,14 +68,14 @@ function formatSetEntries(ctx, value, recurseTimes) {
     const step = SetIteratorPrototypeNext(iterator);
     if (step.done) break;
     if (ctx.used > ctx.budget) {
-      ArrayPrototypePush(output, '... ' + plural(size - i, 'more item'));
+      ArrayPrototypePush(output, moreItems(ctx, size - i));
       break;
     }
     ArrayPrototypePush(output, formatValue(ctx, step.value, recurseTimes));
   }
   ctx.indentationLvl -= 2;
   if (size > maxLength && output.length === maxLength) {
-    ArrayPrototypePush(output, '... ' + plural(size - maxLength, 'more item'));
+    ArrayPrototypePush(output, moreItems(ctx, size - maxLength));
   }
   return output;
 }
@@ -90,7 +90,7 @@ function formatMapEntries(ctx, value, recurseTimes) {
     const step = MapIteratorPrototypeNext(iterator);
     if (step.done) break;
     if (ctx.used > ctx.budget) {
-      ArrayPrototypePush(output, '... ' + plural(size - i, 'more item'));
+      ArrayPrototypePush(output, moreItems(ctx, size - i));
       break;
     }
     const entry = step.value;
@@ -99,7 +99,7 @@ function formatMapEntries(ctx, value, recurseTimes) {
   }
   ctx.indentationLvl -= 2;
   if (size > maxLength && output.length === maxLength) {
-    ArrayPrototypePush(output, '... ' + plural(size - maxLength, 'more item'));
+    ArrayPrototypePush(output, moreItems(ctx, size - maxLength));
   }
   return output;
 }
@@ -116,7 +116,10 @@ function formatArrayBufferContents(ctx, value) {
   const parts = list();
   for (let i = 0; i < shown; i++) ArrayPrototypePush(parts, byteHex(bytes[i]));
   let text = ArrayPrototypeJoin(parts, ' ');
-  if (length > shown) text += ' ... ' + plural(length - shown, 'more byte');
+  if (length > shown) {
+    ctx.shortened = true;
+    text += ' ... ' + plural(length - shown, 'more byte');
+  }
   return asList(['[Uint8Contents]: <' + text + '>']);
 }
 

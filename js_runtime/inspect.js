@@ -23,6 +23,9 @@ let stringKeepChars = 65536;
 // takeInspectOmitted(); whoever stores the text adds them to its stream.
 let inspectOmitted = 0;
 
+// Whether the last inspect() left something out of its text.
+let inspectShortened = false;
+
 function takeInspectOmitted() {
   const omitted = inspectOmitted;
   inspectOmitted = 0;
@@ -53,6 +56,8 @@ function newInspectContext(options) {
     used: 0,
     budget: MathMax(4 * stringKeepChars, 262144),
     omitted: 0,
+    // Whether anything was left out of the text (items past maxArrayLength, depth, budget).
+    shortened: false,
   };
 }
 
@@ -65,6 +70,7 @@ function inspect(value, options) {
     text = '<Inspection threw (' + describeThrown(error) + ')>';
   }
   inspectOmitted += ctx.omitted;
+  inspectShortened = ctx.shortened || ctx.omitted > 0;
   return text;
 }
 
@@ -174,6 +180,12 @@ function circularIndex(ctx, value) {
     if (circular[i] === value) return i + 1;
   }
   return 0;
+}
+
+// The `... N more items` entry of a list cut short; the rendering then says it was shortened.
+function moreItems(ctx, count) {
+  ctx.shortened = true;
+  return '... ' + plural(count, 'more item');
 }
 
 function plural(count, noun) {
@@ -293,6 +305,7 @@ function formatRaw(ctx, value, recurseTimes) {
   }
 
   if (recurseTimes > ctx.depth) {
+    ctx.shortened = true;
     let name = StringPrototypeSlice(getPrefix(constructor, tag, 'Object'), 0, -1);
     if (constructor !== null) name = '[' + name + ']';
     return name;
@@ -312,6 +325,7 @@ function formatRaw(ctx, value, recurseTimes) {
   }
   for (let i = 0; i < keys.length; i++) {
     if (ctx.used > ctx.budget) {
+      ctx.shortened = true;
       const remaining = keys.length - i;
       ArrayPrototypePush(output, '... ' + remaining + ' more ' + (remaining > 1 ? 'properties' : 'property'));
       break;

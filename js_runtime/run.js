@@ -19,6 +19,8 @@ const MICROTASK_WORDS = ['then', 'await', 'async', 'Promise', 'queueMicrotask', 
 const runState = {
   __proto__: null,
   cap: DEFAULT_OUTPUT_CAP,
+  seed: undefined,
+  startedAt: 0,
   finished: false,
   hasResult: false,
   result: undefined,
@@ -32,20 +34,29 @@ const runState = {
   outcome: undefined,
 };
 
-function parseCap(optionsJson) {
+// The options the worker sends with every run: the output cap and 32 bytes of fresh entropy
+// (hex) for the web crypto API. Unreadable options leave the defaults.
+function parseOptions(optionsJson) {
+  const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined };
   try {
-    const options = JSONParse(optionsJson);
-    const descriptor = options !== null && typeof options === 'object' ? describe(options, 'outputCap') : undefined;
-    const cap = descriptor === undefined ? undefined : descriptor.value;
-    if (typeof cap === 'number' && cap >= 0 && NumberIsFinite(cap)) return MathFloor(cap);
+    const parsed = JSONParse(optionsJson);
+    if (parsed === null || typeof parsed !== 'object') return options;
+    const capDescriptor = describe(parsed, 'outputCap');
+    const cap = capDescriptor === undefined ? undefined : capDescriptor.value;
+    if (typeof cap === 'number' && cap >= 0 && NumberIsFinite(cap)) options.cap = MathFloor(cap);
+    const seedDescriptor = describe(parsed, 'seed');
+    if (seedDescriptor !== undefined && typeof seedDescriptor.value === 'string') options.seed = seedDescriptor.value;
   } catch {
-    // Unreadable options: use the default.
+    // Unreadable options: use the defaults.
   }
-  return DEFAULT_OUTPUT_CAP;
+  return options;
 }
 
-function resetRun(cap) {
+function resetRun(options) {
+  const cap = options.cap;
   runState.cap = cap;
+  runState.seed = options.seed;
+  runState.startedAt = DateNow();
   runState.finished = false;
   runState.hasResult = false;
   runState.result = undefined;
@@ -75,7 +86,7 @@ function run(code, inputJson, optionsJson, filesPayload) {
 }
 
 function startRun(code, inputJson, optionsJson, filesPayload) {
-  resetRun(parseCap(optionsJson));
+  resetRun(parseOptions(optionsJson));
   let input;
   if (typeof inputJson === 'string' && inputJson !== '') {
     try {
@@ -326,7 +337,8 @@ function abortMemory() {
 }
 
 // The rendered result goes through a stream like the console output, so that a string of
-// many megabytes is stored as its two ends and the size of its middle.
+// many megabytes is stored as its two ends and the size of its middle. Returns whether the
+// rendering left something out (items, depth, the middle of a string).
 function renderResult(stream, value) {
   if (typeof value === 'string' && value.length > 2 * stringKeepChars + 1024) {
     const length = value.length;
@@ -339,10 +351,11 @@ function renderResult(stream, value) {
     streamSkip(stream, utf8Length(value, headEndIndex, tailStartIndex) +
       inspectEscapeGrowth(value, quote, headEndIndex, tailStartIndex));
     streamWrite(stream, escapeForInspect(value, quote, tailStartIndex, length) + quote);
-    return;
+    return true;
   }
   streamWrite(stream, inspect(value));
   stream.innerOmitted += takeInspectOmitted();
+  return inspectShortened;
 }
 
 function nullableJson(value) {
@@ -374,13 +387,14 @@ function buildOutcome() {
   let resultType = null;
   let resultJson = null;
   let resultIndex = -1;
+  let shortened = false;
   const streams = asList([output.stdout, output.stderr]);
   if (runState.hasResult) {
     const value = runState.result;
     resultType = resultTypeOf(value);
     const resultStream = newStream(cap);
     try {
-      renderResult(resultStream, value);
+      shortened = renderResult(resultStream, value);
     } catch (error) {
       streamWrite(resultStream, '<rendering failed: ' + describeThrown(error) + '>');
     }
@@ -413,6 +427,7 @@ function buildOutcome() {
   for (let i = 0; i < streams.length; i++) {
     ArrayPrototypePush(texts, streamFit(streams[i], shares[i]));
     omitted += fitOmitted;
+    if (i === resultIndex && fitOmitted > 0) shortened = true;
   }
   let json = '{"ok":' + (error === null ? 'true' : 'false') +
     ',"resultText":' + (resultIndex >= 0 ? jsonString(texts[resultIndex]) : 'null');
@@ -423,6 +438,7 @@ function buildOutcome() {
     ',"truncated":' + (omitted > 0 ? 'true' : 'false') +
     ',"omittedBytes":' + omitted +
     ',"error":' + errorJson(error, texts, errorIndex) +
+    ',"resultShortened":' + (shortened ? 'true' : 'false') +
     ',"syntaxMode":' + nullableJson(runState.syntaxMode) +
     ',"async":' + (runState.asyncMode ? 'true' : 'false') + '}';
   return json;
@@ -438,5 +454,5 @@ function internalFailureOutcome(error) {
   }
   return '{"ok":false,"resultText":null,"resultType":null,"stdout":"","stderr":"","truncated":false,' +
     '"omittedBytes":0,"error":{"kind":"runtime","name":"InternalError","message":' + jsonString(message) +
-    ',"line":null,"column":null,"stack":null},"syntaxMode":null,"async":false}';
+    ',"line":null,"column":null,"stack":null},"resultShortened":false,"syntaxMode":null,"async":false}';
 }

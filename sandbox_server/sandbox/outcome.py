@@ -57,6 +57,7 @@ Outcome = TypedDict(
         "truncated": bool,
         "omittedBytes": int,
         "error": ErrorInfo | None,
+        "resultShortened": NotRequired[bool],
         "syntaxMode": Literal["script", "async"] | None,
         "async": bool,
         "durationMs": float,
@@ -65,7 +66,8 @@ Outcome = TypedDict(
 Outcome.__doc__ = """The outcome of one execution, as sent by the worker (JSON-compatible).
 
 ``result`` is present only when the result has a JSON form; ``resultText`` is the result rendered the way
-Node's console would; ``durationMs`` is the execution time measured in the worker, or by the pool when the
+Node's console would (``resultShortened`` when it leaves something out: items, depth, part of a string);
+``durationMs`` is the execution time measured in the worker, or by the pool when the
 worker could not answer.
 """
 
@@ -109,6 +111,7 @@ def failure_outcome(error: ErrorInfo, duration_ms: float, *, stdout: str = "", s
         "truncated": False,
         "omittedBytes": 0,
         "error": error,
+        "resultShortened": False,
         "syntaxMode": None,
         "async": False,
         "durationMs": round(duration_ms, 3),
@@ -125,6 +128,7 @@ _OUTCOME_FIELDS: dict[str, tuple[type, ...]] = {
     "truncated": (bool,),
     "omittedBytes": (int,),
     "error": (dict, type(None)),
+    "resultShortened": (bool,),
     "syntaxMode": (str, type(None)),
     "async": (bool,),
 }

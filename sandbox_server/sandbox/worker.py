@@ -349,8 +349,12 @@ def _notification(racer: MiniRacer, on_call: Callable[[Any], None]) -> Iterator[
         yield function
 
 
-def _run_options(limits: SandboxLimits) -> str:
-    return json.dumps({"outputCap": limits.output_cap_bytes})
+def _run_options(limits: SandboxLimits, *, seed: bool = False) -> str:
+    """The options of one run; ``seed`` adds 32 bytes of fresh operating-system entropy for the web crypto API."""
+    options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
+    if seed:
+        options["seed"] = os.urandom(32).hex()
+    return json.dumps(options)
 
 
 def _parse_outcome(text: Any, output_cap: int) -> dict[str, Any] | None:
@@ -447,7 +451,7 @@ async def _execute(
     """Run one job in ``isolate`` and build its outcome; never raises for anything the code does."""
     code, input_json = _engine_text(request["code"], request["input"])
     timeout_ms: int = request["timeoutMs"]
-    options = _run_options(limits)
+    options = _run_options(limits, seed=True)
     loop = asyncio.get_running_loop()
     started = loop.time()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -15,8 +16,9 @@ from sandbox_server.registry import PURE_COMPUTATION, CallContext, ToolSpec
 from sandbox_server.results import ToolResult, error, ok
 from sandbox_server.sandbox import Job, WorkerPool
 from sandbox_server.settings import Settings
+from sandbox_server.tools.hints import hint_for
 
-__all__ = ["PROGRESS_INTERVAL_S", "execute_js_tool", "render_outcome"]
+__all__ = ["PROGRESS_INTERVAL_S", "execute_js_tool", "fenced", "render_outcome"]
 
 PROGRESS_INTERVAL_S = 0.5
 """How often a running execution reports progress when the caller asked for it."""
@@ -137,6 +139,7 @@ _ERROR_SCHEMA: dict[str, Any] = {
         "line": {"type": ["integer", "null"], "description": "1-based line in the submitted code"},
         "column": {"type": ["integer", "null"], "description": "1-based column in the submitted code"},
         "stack": {"type": ["string", "null"], "description": "stack trace trimmed to the submitted code"},
+        "hint": {"type": "string", "description": "what to use instead, for a Node or browser habit"},
     },
     "required": ["kind", "message"],
 }
@@ -180,6 +183,28 @@ def _position(error: dict[str, Any]) -> str:
     return f" at line {line}" + (f", column {column}" if column is not None else "")
 
 
+_LINE_BREAK = re.compile("[\r\n\u2028\u2029\x0b\x0c\x85]")
+_BACKTICKS = re.compile("`+")
+
+
+def fenced(text: str) -> str:
+    """``text`` in a Markdown code fence longer than any run of backticks inside it, so it cannot close it.
+
+    Everything the code controls (its output, its result, its error messages, function names) reaches the
+    text either on one line after a label or inside such a fence: no value can imitate a section of the text.
+    """
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text.rstrip(chr(10))}\n{fence}"
+
+
+def _labelled(label: str, text: str) -> str:
+    """``label: text`` on one line when ``text`` is one line, else the label and ``text`` fenced below it."""
+    if _LINE_BREAK.search(text) is None and "`" not in text[:1] + text[-1:]:
+        return f"{label}: {text}"
+    return f"{label}:\n{fenced(text)}"
+
+
 def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -> str:
     kind = error.get("kind")
     if kind == "timeout":
@@ -204,16 +229,28 @@ def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -
     name = error.get("name") or "Error"
     message = error.get("message") or ""
     label = "Syntax error" if kind == "syntax" else "Uncaught exception"
-    text = f"{label}: {name}: {message}{_position(error)}."
+    summary = f"{name}: {message}"
+    if _LINE_BREAK.search(summary) is None:
+        text = f"{label}: {summary}{_position(error)}."
+    else:
+        text = f"{label}{_position(error)}:\n{fenced(summary)}"
     stack = error.get("stack")
     if stack and kind == "runtime":
         frames = [line for line in str(stack).splitlines() if line.strip().startswith("at ")]
         if frames:
-            text += "\n" + "\n".join(frames)
+            text += "\n" + fenced("\n".join(frames))
     return text
 
 
-def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int) -> ToolResult:
+def _result_text(structured: dict[str, Any]) -> str:
+    """The result as the text shows it: a string result as the string itself, anything else as Node prints it."""
+    if structured.get("resultType") == "string" and isinstance(structured.get("result"), str):
+        return str(structured["result"])
+    text = structured.get("resultText")
+    return "undefined" if text is None else str(text)
+
+
+def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int, code: str = "") -> ToolResult:
     """Turn a worker outcome into the tool result: readable text plus the structured object."""
     structured: dict[str, Any] = {
         key: outcome[key]
@@ -244,14 +281,19 @@ def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int)
     failure = structured["error"]
     if failure is not None:
         parts.append("Error: " + _error_message(failure, settings, timeout_ms))
-    elif structured.get("resultText") is not None:
-        parts.append(f"Result: {structured['resultText']}")
+        hint = hint_for(failure, code)
+        if hint is not None:
+            failure["hint"] = hint
+            parts.append("Hint: " + hint)
     else:
-        parts.append("Result: undefined")
+        result = _labelled("Result", _result_text(structured))
+        if outcome.get("resultShortened") and "result" in structured:
+            result += "\n(the text above is shortened; the full value is in the structured result)"
+        parts.append(result)
     if structured["stdout"]:
-        parts.append("stdout:\n" + structured["stdout"].rstrip("\n"))
+        parts.append("stdout:\n" + fenced(structured["stdout"]))
     if structured["stderr"]:
-        parts.append("stderr:\n" + structured["stderr"].rstrip("\n"))
+        parts.append("stderr:\n" + fenced(structured["stderr"]))
     if structured["truncated"]:
         parts.append(
             f"(output truncated to {settings.output_cap_bytes} bytes; {structured.get('omittedBytes', 0)} bytes "
@@ -308,12 +350,12 @@ def execute_js_tool(settings: Settings, pool: WorkerPool, folder: DataFolder | N
                 await context.report_progress(elapsed, float(timeout_ms), f"running for {elapsed:.0f} ms")
 
         if not context.progress_requested:
-            return render_outcome(dict(await pool.run(job)), settings, timeout_ms)
+            return render_outcome(dict(await pool.run(job)), settings, timeout_ms, code)
         async with anyio.create_task_group() as group:
             group.start_soon(report_progress)
             outcome = dict(await pool.run(job))
             group.cancel_scope.cancel()
-        return render_outcome(outcome, settings, timeout_ms)
+        return render_outcome(outcome, settings, timeout_ms, code)
 
     description = _description(settings)
     input_schema = _input_schema(settings)

@@ -10,6 +10,7 @@ from isolate_harness import Isolate, RunJs
 OUTCOME_KEYS = {
     "ok",
     "resultText",
+    "resultShortened",
     "resultType",
     "stdout",
     "stderr",
@@ -170,3 +171,21 @@ def test_invalid_input_json_is_reported_without_running_the_code(run_js: RunJs) 
 def test_this_at_top_level_is_the_global_object(run_js: RunJs) -> None:
     assert run_js("this === globalThis")["result"] is True
     assert run_js("await 0; return this === globalThis")["result"] is True
+
+
+@pytest.mark.parametrize(
+    ("code", "shortened"),
+    [
+        pytest.param("Array.from({ length: 101 }, (_, i) => i)", True, id="over-100-items"),
+        pytest.param("Array.from({ length: 100 }, (_, i) => i)", False, id="100-items"),
+        pytest.param("new Set(Array.from({ length: 150 }, (_, i) => i))", True, id="set"),
+        pytest.param("({ a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } })", True, id="deeper-than-shown"),
+        pytest.param("({ a: { b: 1 } })", False, id="shallow"),
+        pytest.param("'x'.repeat(500000)", True, id="huge-string"),
+        pytest.param("new Uint8Array(200).buffer", True, id="buffer-bytes"),
+    ],
+)
+def test_the_outcome_says_when_the_rendered_result_leaves_something_out(
+    run_js: RunJs, code: str, shortened: bool
+) -> None:
+    assert run_js(code)["resultShortened"] is shortened

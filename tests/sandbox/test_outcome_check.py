@@ -23,6 +23,7 @@ def outcome(**changes: Any) -> dict[str, Any]:
         "truncated": False,
         "omittedBytes": 0,
         "error": None,
+        "resultShortened": False,
         "syntaxMode": None,
         "async": False,
     }

@@ -1,0 +1,91 @@
+// Web-platform APIs (URL, TextEncoder, atob, crypto, ...) compiled only when the code first
+// touches them. Each module's source is held as a string (cheap for V8 to load, since it is
+// not parsed) with the names of the globals it defines; the global starts as an accessor
+// whose getter compiles the module, calls it with the `host` object and replaces every name
+// of the module with a plain data property. Assigning to the name first replaces it, as for
+// any global. WEB_MODULES is written by js_runtime/__init__.py from js_runtime/web/*.js.
+
+const webState = {
+  __proto__: null,
+  // Per module: the object of its globals once compiled.
+  compiled: ObjectCreate(null),
+  host: undefined,
+};
+
+function webHost() {
+  if (webState.host === undefined) {
+    webState.host = {
+      __proto__: null,
+      seed: hexBytes(runState.seed),
+      now: () => DateNow() - runState.startedAt,
+      global: (name) => webGlobal(name),
+    };
+  }
+  return webState.host;
+}
+
+// 32 bytes from the hex text the worker sends per run (fresh operating-system entropy); a run
+// without one (the warm-up) gets zeros, and no module is compiled in it.
+function hexBytes(hex) {
+  const bytes = new Uint8ArrayCtor(32);
+  if (typeof hex !== 'string' || hex.length !== 64) return bytes;
+  for (let i = 0; i < 32; i++) bytes[i] = NumberParseInt(StringPrototypeSlice(hex, 2 * i, 2 * i + 2), 16);
+  return bytes;
+}
+
+function moduleOf(name) {
+  for (let i = 0; i < WEB_MODULES.length; i++) {
+    const names = WEB_MODULES[i].names;
+    for (let j = 0; j < names.length; j++) {
+      if (names[j] === name) return WEB_MODULES[i];
+    }
+  }
+  return undefined;
+}
+
+function compileModule(module) {
+  let exports = webState.compiled[module.id];
+  if (exports !== undefined) return exports;
+  const factory = indirectEval(module.source + '\n//# sourceURL=' + RUNTIME_SCRIPT_NAME);
+  exports = factory(webHost());
+  webState.compiled[module.id] = exports;
+  for (let i = 0; i < module.names.length; i++) {
+    const name = module.names[i];
+    const descriptor = describe(globalObject, name);
+    // Only names still held by the lazy accessor: one the code assigned keeps the code's value.
+    if (descriptor !== undefined && descriptor.get === module.getters[name]) {
+      defineGlobalValue(name, exports[name]);
+    }
+  }
+  return exports;
+}
+
+function webGlobal(name) {
+  const module = moduleOf(name);
+  return module === undefined ? undefined : compileModule(module)[name];
+}
+
+function defineGlobalValue(name, value) {
+  ReflectDefineProperty(globalObject, name, {
+    __proto__: null, value, writable: true, configurable: true, enumerable: false,
+  });
+}
+
+function installWebModules() {
+  for (let i = 0; i < WEB_MODULES.length; i++) {
+    const module = WEB_MODULES[i];
+    module.getters = ObjectCreate(null);
+    for (let j = 0; j < module.names.length; j++) {
+      const name = module.names[j];
+      const get = () => compileModule(module)[name];
+      module.getters[name] = get;
+      ReflectDefineProperty(globalObject, name, {
+        __proto__: null,
+        get,
+        set: (value) => defineGlobalValue(name, value),
+        configurable: true,
+        enumerable: false,
+      });
+    }
+  }
+}

@@ -1,0 +1,77 @@
+"""What to do instead, for code written for Node, a browser or a module system that this sandbox is not.
+
+Models often reach for ``require``, ``process.stdout.write``, ``Buffer`` or ``fetch`` out of habit. V8's own
+message ("require is not defined") says what failed, not what to use; the hint says that. Hints are chosen
+from the error's name and message (and, for imports, the code), never by running anything.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["hint_for"]
+
+_NO_MODULES = (
+    "This sandbox has no modules or packages: write the code inline. Built-ins cover most needs (Intl, "
+    "Temporal, BigInt, TextEncoder/TextDecoder, atob/btoa, URL, crypto.subtle.digest), and data comes in `input`."
+)
+_NO_FILES = "This sandbox has no file system: pass the data in the `input` argument and read it from `input`."
+_NO_NETWORK = "This sandbox has no network: fetch the data elsewhere and pass it in the `input` argument."
+_NOT_A_BROWSER = (
+    "This sandbox is not a browser: there is no DOM or storage; compute with plain JavaScript and print with "
+    "console.log."
+)
+
+_UNDEFINED_NAMES: dict[str, str] = {
+    "require": _NO_MODULES,
+    "module": _NO_MODULES,
+    "exports": _NO_MODULES,
+    "process": (
+        "This sandbox is not Node: there is no `process`. Print with console.log (not process.stdout.write), "
+        "read data from `input` (not process.argv, process.env or stdin), and let the code end by itself "
+        "(no process.exit); the last expression is the result."
+    ),
+    "Buffer": (
+        "There is no Buffer: use TextEncoder/TextDecoder for text and bytes, atob/btoa for base64, and "
+        "Uint8Array for binary data."
+    ),
+    "__dirname": _NO_FILES,
+    "__filename": _NO_FILES,
+    "fetch": _NO_NETWORK,
+    "XMLHttpRequest": _NO_NETWORK,
+    "WebSocket": _NO_NETWORK,
+    "EventSource": _NO_NETWORK,
+    "window": _NOT_A_BROWSER,
+    "document": _NOT_A_BROWSER,
+    "localStorage": _NOT_A_BROWSER,
+    "sessionStorage": _NOT_A_BROWSER,
+    "navigator": _NOT_A_BROWSER,
+    "alert": _NOT_A_BROWSER,
+    "Deno": "This sandbox is not Deno: use plain JavaScript and the web APIs it lists; data comes in `input`.",
+    "Bun": "This sandbox is not Bun: use plain JavaScript and the web APIs it lists; data comes in `input`.",
+}
+_NOT_DEFINED = re.compile(r"^(\S+) is not defined$")
+_DYNAMIC_IMPORT = re.compile(r"\bimport\s*\(")
+_STATIC_IMPORT = re.compile(r"^\s*import\b(?!\s*\()", re.MULTILINE)
+
+
+def hint_for(error: dict[str, Any], code: str) -> str | None:
+    """A sentence telling the model what to use instead, when ``error`` comes from a Node or browser habit."""
+    name, message = error.get("name"), error.get("message")
+    if not isinstance(message, str):
+        return None
+    if name == "ReferenceError":
+        match = _NOT_DEFINED.match(message)
+        return None if match is None else _UNDEFINED_NAMES.get(match.group(1))
+    if name == "SyntaxError":
+        if "import statement outside a module" in message or (
+            "import" in message and _STATIC_IMPORT.search(code) is not None
+        ):
+            return _NO_MODULES
+        if message == "Unexpected token 'export'":
+            return "There are no modules here: drop `export`; the last expression is the result."
+        return None
+    if message == "Not supported" and _DYNAMIC_IMPORT.search(code) is not None:
+        return _NO_MODULES
+    return None
