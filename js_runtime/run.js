@@ -1,10 +1,11 @@
-// The entry points the worker calls. connect(deliver) hands over the worker's notification
-// function once, before any model-written code. run(code, inputJson, optionsJson) evaluates
-// the model's code (as a script whose completion value is the result, like a REPL, or as the
-// body of an async function when it uses top-level await or return) and returns the outcome
-// as JSON text, or '' when the run goes on (a promise result, pending timers): the outcome
-// then goes to `deliver` once the result has settled and no timer is left. abort() and
-// abortMemory() return the outcome of a run that mini-racer had to terminate.
+// The entry points the worker calls. connect(deliver, name) hands over, once and before any
+// model-written code, the worker's notification function and the global name under which
+// runJob waits for the job. run(code, inputJson, optionsJson) evaluates the model's code (as a
+// script whose completion value is the result, like a REPL, or as the body of an async
+// function when it uses top-level await or return) and returns the outcome as JSON text, or ''
+// when the run goes on (a promise result, pending timers): the outcome then goes to `deliver`
+// once the result has settled and no timer is left. abort() and abortMemory() return the
+// outcome of a run that mini-racer had to terminate.
 
 const DEFAULT_OUTPUT_CAP = 65536;
 // Checks for a result promise that can no longer settle back off up to about 250 ms in
@@ -86,6 +87,7 @@ function run(code, inputJson, optionsJson) {
 }
 
 function startRun(code, inputJson, optionsJson) {
+  hideEntry();
   resetRun(parseOptions(optionsJson));
   let input;
   if (typeof inputJson === 'string' && inputJson !== '') {
@@ -194,8 +196,37 @@ function failSynchronously(error) {
 // argument lists would go through the isolate's Array.prototype).
 let deliver;
 
-function connect(callback) {
-  if (deliver === undefined && typeof callback === 'function') deliver = callback;
+// The global name under which the worker reaches runJob in one evaluation (cheaper than a
+// function call, whose arguments mini-racer passes one thread hop at a time). A random name
+// the worker chose; startRun removes it before any model-written code runs.
+let entryName;
+
+function connect(callback, name) {
+  if (deliver !== undefined || typeof callback !== 'function') return;
+  deliver = callback;
+  if (typeof name === 'string') entryName = name;
+  expose();
+}
+
+// Puts the entry back after a run that did not run model-written code (the warm-up).
+function expose() {
+  if (entryName === undefined) return;
+  ReflectDefineProperty(globalObject, entryName, {
+    __proto__: null, value: runJob, writable: true, configurable: true, enumerable: false,
+  });
+}
+
+function hideEntry() {
+  if (entryName !== undefined) ReflectDeleteProperty(globalObject, entryName);
+}
+
+// run() with the job as one object literal: { code, input, options }.
+function runJob(job) {
+  try {
+    return run(job.code, job.input, job.options);
+  } catch (error) {
+    return internalFailureOutcome(error);
+  }
 }
 
 function deliverOutcome(text) {
