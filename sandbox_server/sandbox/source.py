@@ -1,0 +1,487 @@
+"""What the worker learns from a model's code before V8 sees it: TypeScript to blank out, and the last statement.
+
+Models often write TypeScript where JavaScript was asked for, and V8's errors for type syntax ("Unexpected
+token ':'") never say that types are the problem. So the code is parsed with tree-sitter's TypeScript
+grammar and every piece of TypeScript-only syntax is replaced by spaces, keeping line breaks, so that each
+line and column of what remains (counted in UTF-16 code units, as JavaScript counts them) is exactly where it
+was: V8's syntax errors and stack traces then point into the model's own text. Constructs that have no
+blank-only translation (enums, namespaces, constructor parameter properties, decorators) are reported as
+:class:`Unsupported`, with a message saying how to write them in plain JavaScript.
+
+The same parse gives the program's last top-level statement, which a REPL-like result needs: whether it is an
+expression (its value is the result), a block that reads as an object literal (``{ mean, median }``, which a
+REPL shows as that object), or anything else.
+
+Plain JavaScript comes back as the very same string. Code that does not parse (with one exception, a last
+statement that is an object literal, see :func:`analyze`) comes back unchanged too, so that V8 reports the
+syntax error in its own words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+import tree_sitter
+import tree_sitter_typescript
+
+__all__ = ["Analysis", "Statement", "Unsupported", "analyze"]
+
+StatementKind = Literal["expression", "object_literal_block", "other"]
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """The last top-level statement of a program.
+
+    ``start`` and ``end`` are indices into :attr:`Analysis.code` (Python string indices). For an
+    ``"expression"`` they cover the expression without its semicolon; for an ``"object_literal_block"`` the
+    braces and what is between them; for ``"other"`` the whole statement. ``line`` and ``column`` are where
+    ``start`` is, both counted from 1, the column in UTF-16 code units as JavaScript counts it.
+    """
+
+    kind: StatementKind
+    start: int
+    end: int
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unsupported:
+    """A TypeScript construct that cannot become JavaScript by blanking, and how to write it instead.
+
+    ``line`` and ``column`` are where it starts, counted from 1 (the column in UTF-16 code units).
+    """
+
+    construct: str
+    line: int
+    column: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The outcome of :func:`analyze`.
+
+    Attributes:
+        code: The code to run: the input itself when no TypeScript syntax was found; otherwise the input with
+            TypeScript-only syntax replaced by spaces (line breaks kept), every other character at its line
+            and column.
+        typescript: Whether TypeScript-only syntax was found and blanked.
+        unsupported: The first construct that has no blank-only translation, if any.
+        last_statement: The last top-level statement of ``code``, or None when the code is empty or does not
+            parse.
+    """
+
+    code: str
+    typescript: bool
+    unsupported: Unsupported | None
+    last_statement: Statement | None
+
+
+_LANGUAGE = tree_sitter.Language(tree_sitter_typescript.language_typescript())
+
+# Capture names say what to do with a node:
+#   blank      replace the node by spaces
+#   statement  a whole statement or class member that goes: spaces, and a `;` in its first column, so that
+#              the code around it cannot join into one statement (`type A = B` then a line starting with `(`)
+#   token      replace this keyword or punctuation by spaces
+#   tail       from this keyword (`as`, `satisfies`) to the end of its expression
+#   this       a `this` parameter, with the comma after it
+#   export     `export` (and `default`) before a declaration: blanked only when the code is TypeScript
+#   import     an import whose specifiers may all be type-only
+#   unsupported.<construct>
+_QUERY_SOURCE = """
+(type_annotation) @blank
+(opting_type_annotation) @blank
+(omitting_type_annotation) @blank
+(adding_type_annotation) @blank
+(asserts_annotation) @blank
+(type_predicate_annotation) @blank
+(type_parameters) @blank
+(type_arguments) @blank
+(implements_clause) @blank
+(accessibility_modifier) @token
+(override_modifier) @token
+(interface_declaration) @statement
+(type_alias_declaration) @statement
+(ambient_declaration) @statement
+(function_signature) @statement
+(class_body (method_signature) @statement)
+(class_body (abstract_method_signature) @statement)
+(class_body (index_signature) @statement)
+(public_field_definition "declare") @statement
+(public_field_definition "abstract") @statement
+(import_statement "type") @statement
+(export_statement "type") @statement
+(import_specifier "type") @import
+(public_field_definition ["?" "!" "readonly"] @token)
+(method_definition "?" @token)
+(optional_parameter "?" @token)
+(variable_declarator "!" @token)
+(non_null_expression "!" @token)
+(abstract_class_declaration "abstract" @token)
+(as_expression "as" @tail)
+(satisfies_expression "satisfies" @tail)
+(required_parameter pattern: (this)) @this
+(export_statement declaration: (_)) @export
+(enum_declaration) @unsupported.enum
+(internal_module) @unsupported.namespace
+(module) @unsupported.namespace
+(required_parameter (accessibility_modifier)) @unsupported.parameter_property
+(required_parameter "readonly") @unsupported.parameter_property
+(required_parameter (override_modifier)) @unsupported.parameter_property
+(optional_parameter (accessibility_modifier)) @unsupported.parameter_property
+(optional_parameter "readonly") @unsupported.parameter_property
+(decorator) @unsupported.decorator
+"""
+_QUERY = tree_sitter.Query(_LANGUAGE, _QUERY_SOURCE)
+
+_ADVICE = {
+    "enum": (
+        "a TypeScript enum",
+        "Write it as a frozen object instead, for example "
+        "`const Color = Object.freeze({ Red: 0, Green: 1 })`, and use `Color.Red` as before.",
+    ),
+    "namespace": (
+        "a TypeScript namespace",
+        "Write it as an object instead, for example "
+        "`const Geometry = { area(r) { return Math.PI * r * r; } }`, or as plain top-level declarations.",
+    ),
+    "parameter_property": (
+        "a constructor parameter property",
+        "Declare the field and assign it in the constructor instead, for example "
+        "`class Point { x; constructor(x) { this.x = x; } }`.",
+    ),
+    "decorator": (
+        "a decorator",
+        "Call the decorating function yourself instead, for example `Service = register(Service);` after the "
+        "class, or `obj.method = logged(obj.method);`.",
+    ),
+}
+
+# JavaScript line terminators: kept when blanking, counted when giving a line.
+_LINE_BREAK = re.compile("\r\n|[\n\r\u2028\u2029]")
+_BLANKABLE = re.compile("[^\n\r\u2028\u2029\U00010000-\U0010ffff]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+# Code made of these characters alone, and none of the words below, has no TypeScript and is at most one
+# expression statement: no statement separators, blocks, strings, comments or regular expressions.
+_SIMPLE = re.compile(r"[\w \t.,+\-*%()\[\]=&|^~>]*")
+_SIMPLE_STOP_WORDS = re.compile(
+    r"\b(?:as|satisfies|type|declare|export|import|var|let|const|function|class|if|for|while|do|switch|try"
+    r"|return|throw|break|continue|debugger|with|using|enum)\b"
+)
+
+# Where an expression (or a statement) begins, nothing of the previous one continues.
+_IGNORED_STATEMENTS = frozenset({"comment", "empty_statement", "hash_bang_line", "html_comment"})
+
+
+def analyze(code: str) -> Analysis:
+    """Blank out the TypeScript in ``code`` and find its last top-level statement.
+
+    The code may use ``await`` and ``return`` at its top level (it may run as the body of an async
+    function). A program whose last statement is an object literal written as a statement (``{ a: 1, b }``,
+    ``{ ...x, y: 2 }``), which is a syntax error as JavaScript reads it, is still analysed: its
+    ``last_statement`` is an ``"object_literal_block"`` and the caller is to evaluate that text as an
+    expression (parenthesised, and separated from the code before it, which may lack a semicolon).
+
+    Args:
+        code: The model's code, JavaScript or TypeScript.
+
+    Returns:
+        The code to run, whether it was TypeScript, the first unsupported construct, and the last statement.
+    """
+    simple = _simple_expression(code)
+    if simple is not None:
+        return Analysis(code, False, None, simple)
+    data = code.encode("utf-8")
+    parser = tree_sitter.Parser(_LANGUAGE)
+    root = parser.parse(data).root_node
+    tail: tuple[int, int] | None = None
+    if root.has_error:
+        split = _split_object_tail(parser, data, root)
+        if split is None:
+            return Analysis(code, False, None, None)
+        roots, tail = split
+    else:
+        roots = [(root, 0)]
+    edits = _Edits()
+    for node, shift in roots:
+        edits.collect(node, shift)
+    offsets = _Offsets(code, data)
+    unsupported = edits.first_unsupported(code, offsets)
+    stripped = edits.apply(code, offsets) if edits.changes_code else code
+    if tail is not None:
+        start, end = offsets.index(tail[0]), offsets.index(tail[1])
+        last: Statement | None = _statement("object_literal_block", stripped, start, end)
+    elif stripped is code:
+        last = _last_statement(parser, code, root, offsets)
+    else:
+        new_data = stripped.encode("utf-8")
+        new_root = parser.parse(new_data).root_node
+        last = None if new_root.has_error else _last_statement(parser, stripped, new_root, _Offsets(stripped, new_data))
+    return Analysis(stripped, stripped is not code, unsupported, last)
+
+
+def _simple_expression(code: str) -> Statement | None:
+    """The statement of a one-line expression without TypeScript (``1+1``), found without parsing."""
+    if _SIMPLE.fullmatch(code) is None or _SIMPLE_STOP_WORDS.search(code) is not None:
+        return None
+    start = len(code) - len(code.lstrip(" \t"))
+    end = len(code.rstrip(" \t"))
+    if start >= end:
+        return None
+    return _statement("expression", code, start, end)
+
+
+class _Offsets:
+    """Maps byte offsets of the UTF-8 text that tree-sitter read to indices of the Python string."""
+
+    def __init__(self, code: str, data: bytes) -> None:
+        self._map: list[int] | None = None
+        if len(data) != len(code):
+            byte_to_index = []
+            for index, char in enumerate(code):
+                byte_to_index.extend([index] * len(char.encode("utf-8", "surrogatepass")))
+            byte_to_index.append(len(code))
+            self._map = byte_to_index
+
+    def index(self, byte: int) -> int:
+        return byte if self._map is None else self._map[byte]
+
+
+class _Edits:
+    """The blank ranges and unsupported constructs found in one or more syntax trees."""
+
+    def __init__(self) -> None:
+        # (start byte, end byte, whether a `;` goes in the first column)
+        self.ranges: list[tuple[int, int, bool]] = []
+        self.exports: list[tuple[int, int, bool]] = []
+        self.unsupported: list[tuple[int, str]] = []
+
+    @property
+    def changes_code(self) -> bool:
+        return bool(self.ranges)
+
+    def collect(self, root: tree_sitter.Node, shift: int) -> None:
+        """Add what the TypeScript query finds under ``root``, whose byte 0 is byte ``shift`` of the code."""
+        captures = tree_sitter.QueryCursor(_QUERY).captures(root)
+        if not captures:
+            return
+        ranges = self.ranges
+        for name, nodes in captures.items():
+            if name.startswith("unsupported."):
+                construct = name.removeprefix("unsupported.")
+                self.unsupported.extend((node.start_byte + shift, construct) for node in nodes)
+            elif name in ("blank", "token"):
+                ranges.extend((node.start_byte + shift, node.end_byte + shift, False) for node in nodes)
+            elif name == "statement":
+                ranges.extend((node.start_byte + shift, node.end_byte + shift, True) for node in nodes)
+            elif name == "tail":
+                ranges.extend(_tail(node, shift) for node in nodes)
+            elif name == "this":
+                ranges.extend(_this_parameter(node, shift) for node in nodes)
+            elif name == "export":
+                self.exports.extend(_export_keywords(nodes, shift))
+            elif name == "import":
+                ranges.extend(_type_only_imports(nodes, shift))
+
+    def first_unsupported(self, code: str, offsets: _Offsets) -> Unsupported | None:
+        """The earliest unsupported construct that is not inside blanked code (``declare enum`` is fine)."""
+        # Only whole statements count here: a parameter property's `private` is blanked, yet unsupported.
+        blanked = [(start, end) for start, end, statement in self.ranges if statement]
+        for byte, construct in sorted(self.unsupported):
+            if any(start <= byte < end for start, end in blanked):
+                continue
+            what, advice = _ADVICE[construct]
+            line, column = _position(code, offsets.index(byte))
+            return Unsupported(construct, line, column, _message(what, advice))
+        return None
+
+    def apply(self, code: str, offsets: _Offsets) -> str:
+        """``code`` with every range blanked; `export` keywords go too, as the code is TypeScript."""
+        pieces: list[str] = []
+        done = 0
+        for start_byte, end_byte, semicolon in _merge(self.ranges + self.exports):
+            start, end = offsets.index(start_byte), offsets.index(end_byte)
+            pieces.append(code[done:start])
+            blank = _blank(code[start:end])
+            if semicolon:
+                blank = ";" + blank[1:]
+            pieces.append(blank)
+            done = end
+        pieces.append(code[done:])
+        return "".join(pieces)
+
+
+def _message(what: str, advice: str) -> str:
+    return f"This code uses {what}, which is TypeScript that cannot run here as JavaScript. {advice}"
+
+
+def _blank(text: str) -> str:
+    """Spaces in place of ``text``: line breaks kept, two spaces for a character outside the BMP."""
+    return _ASTRAL.sub("  ", _BLANKABLE.sub(" ", text))
+
+
+def _merge(ranges: Iterable[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+    """Overlapping or touching ranges joined; a `;` stays only where a joined range begins."""
+    merged: list[tuple[int, int, bool]] = []
+    for start, end, semicolon in sorted(ranges, key=lambda r: (r[0], -r[1])):
+        if merged and start <= merged[-1][1]:
+            first_start, first_end, first_semicolon = merged[-1]
+            merged[-1] = (first_start, max(first_end, end), first_semicolon)
+        else:
+            merged.append((start, end, semicolon))
+    return merged
+
+
+def _tail(keyword: tree_sitter.Node, shift: int) -> tuple[int, int, bool]:
+    """From `as`/`satisfies` to the end of the expression.
+
+    TypeScript ends ``x as T`` at a line break before ``(``, where tree-sitter reads a call of ``x as T``;
+    blanked, that would call ``x``. A `;` where ``as`` was keeps TypeScript's reading.
+    """
+    expression = keyword.parent
+    assert expression is not None
+    semicolon = False
+    call = expression.parent
+    if call is not None and call.type == "call_expression" and call.child_by_field_name("function") == expression:
+        arguments = call.child_by_field_name("arguments")
+        semicolon = arguments is not None and arguments.start_point.row > expression.end_point.row
+    return keyword.start_byte + shift, expression.end_byte + shift, semicolon
+
+
+def _this_parameter(parameter: tree_sitter.Node, shift: int) -> tuple[int, int, bool]:
+    """A `this` parameter and the comma after it."""
+    end = parameter.end_byte
+    following = parameter.next_sibling
+    if following is not None and following.type == ",":
+        end = following.end_byte
+    return parameter.start_byte + shift, end + shift, False
+
+
+def _export_keywords(statements: Iterable[tree_sitter.Node], shift: int) -> Iterable[tuple[int, int, bool]]:
+    """`export` and `default` before declarations: there are no modules here."""
+    for statement in statements:
+        for child in statement.children:
+            if child.type in ("export", "default"):
+                yield child.start_byte + shift, child.end_byte + shift, False
+
+
+def _type_only_imports(specifiers: Iterable[tree_sitter.Node], shift: int) -> Iterable[tuple[int, int, bool]]:
+    """Imports whose specifiers are all `type` ones go; any other import is left for V8 to refuse."""
+    statements: dict[int, tree_sitter.Node] = {}
+    for specifier in specifiers:
+        statement = specifier.parent
+        while statement is not None and statement.type != "import_statement":
+            statement = statement.parent
+        if statement is not None:
+            statements[statement.id] = statement
+    for statement in statements.values():
+        clause = next((child for child in statement.named_children if child.type == "import_clause"), None)
+        if clause is None or len(clause.named_children) != 1 or clause.named_children[0].type != "named_imports":
+            continue
+        names = clause.named_children[0].named_children
+        if all(any(token.type == "type" for token in name.children) for name in names if name.type != "comment"):
+            yield statement.start_byte + shift, statement.end_byte + shift, True
+
+
+def _position(code: str, index: int) -> tuple[int, int]:
+    """The 1-based line and UTF-16 column of ``code[index]``."""
+    before = code[:index]
+    line = 1 + len(_LINE_BREAK.findall(before))
+    line_start = 1 + max(before.rfind("\n"), before.rfind("\r"), before.rfind("\u2028"), before.rfind("\u2029"))
+    text = before[line_start:]
+    return line, 1 + len(text) + len(_ASTRAL.findall(text))
+
+
+def _statement(kind: StatementKind, code: str, start: int, end: int) -> Statement:
+    line, column = _position(code, start)
+    return Statement(kind, start, end, line, column)
+
+
+def _last_statement(
+    parser: tree_sitter.Parser, code: str, root: tree_sitter.Node, offsets: _Offsets
+) -> Statement | None:
+    """The last top-level statement under ``root`` (a tree without errors), comments and `;` aside."""
+    for node in reversed(root.named_children):
+        if node.type in _IGNORED_STATEMENTS:
+            continue
+        start, end = offsets.index(node.start_byte), offsets.index(node.end_byte)
+        if node.type == "expression_statement":
+            expression = next(child for child in node.named_children if child.type != "comment")
+            start, end = offsets.index(expression.start_byte), offsets.index(expression.end_byte)
+            if code[start] != "{":
+                return _statement("expression", code, start, end)
+            # tree-sitter reads `{ a: 1, b: 2 }` as an object where JavaScript sees a block (and fails).
+            return _statement("object_literal_block" if expression.type == "object" else "other", code, start, end)
+        if node.type == "statement_block" and _reads_as_object(parser, code[start:end].encode("utf-8")):
+            return _statement("object_literal_block", code, start, end)
+        return _statement("other", code, start, end)
+    return None
+
+
+def _object_root(parser: tree_sitter.Parser, braces: bytes) -> tree_sitter.Node | None:
+    """The tree of ``(braces)`` when that is one object literal, else None."""
+    root = parser.parse(b"(" + braces + b")").root_node
+    if root.has_error or root.named_child_count != 1:
+        return None
+    statement = root.named_children[0]
+    if statement.type != "expression_statement" or statement.end_byte != root.end_byte:
+        return None
+    inner = statement.named_children[0]
+    if inner.type != "parenthesized_expression" or inner.named_child_count != 1:
+        return None
+    return root if inner.named_children[0].type == "object" else None
+
+
+def _reads_as_object(parser: tree_sitter.Parser, braces: bytes) -> bool:
+    return _object_root(parser, braces) is not None
+
+
+_TAIL_CANDIDATES = 8
+
+
+def _split_object_tail(
+    parser: tree_sitter.Parser, data: bytes, root: tree_sitter.Node
+) -> tuple[list[tuple[tree_sitter.Node, int]], tuple[int, int]] | None:
+    """Read code that fails to parse as code followed by an object literal, if it is that.
+
+    ``{ s, n: s * 2 }`` at the end of a program is a syntax error as a block, yet a REPL shows it as an
+    object. Gives the trees of the code before it and of the parenthesised literal (with the byte shift of
+    each), and the literal's byte range; None when the code is not of that shape.
+    """
+    children = [child for child in root.children if child.type not in _IGNORED_STATEMENTS]
+    if not children:
+        return None
+    end = children[-1].end_byte
+    while end > 0 and data[end - 1] in b" \t\r\n;":
+        end -= 1
+    if end == 0 or data[end - 1] != ord("}"):
+        return None
+    rest = parser.parse(data[end:]).root_node
+    if rest.has_error or any(child.type not in _IGNORED_STATEMENTS for child in rest.named_children):
+        return None
+    candidates: list[int] = []
+    for child in reversed(children):
+        if data[child.start_byte] == ord("{"):
+            candidates.append(child.start_byte)
+        if child.type == "ERROR":
+            candidates.extend(
+                inner.start_byte for inner in reversed(child.children) if data[inner.start_byte] == ord("{")
+            )
+        if len(candidates) >= _TAIL_CANDIDATES:
+            break
+    for start in candidates[:_TAIL_CANDIDATES]:
+        literal = _object_root(parser, data[start:end])
+        if literal is None:
+            continue
+        before = parser.parse(data[:start]).root_node
+        if before.has_error:
+            return None
+        return [(before, 0), (literal, start - 1)], (start, end)
+    return None
