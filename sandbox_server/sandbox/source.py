@@ -260,7 +260,10 @@ class _Edits:
     def __init__(self) -> None:
         # (start byte, end byte, whether a `;` goes in the first column)
         self.ranges: list[tuple[int, int, bool]] = []
+        # Blanked only when the code is TypeScript by other signs: `export`, and calls such as `a<b>(c)`,
+        # which JavaScript reads as comparisons.
         self.exports: list[tuple[int, int, bool]] = []
+        self.ambiguous: list[tuple[int, int, bool]] = []
         self.unsupported: list[tuple[int, str]] = []
 
     @property
@@ -277,7 +280,11 @@ class _Edits:
             if name.startswith("unsupported."):
                 construct = name.removeprefix("unsupported.")
                 self.unsupported.extend((node.start_byte + shift, construct) for node in nodes)
-            elif name in ("blank", "token"):
+            elif name == "blank":
+                for node in nodes:
+                    target = self.ambiguous if _reads_as_comparison(node) else ranges
+                    target.append((node.start_byte + shift, node.end_byte + shift, False))
+            elif name == "token":
                 ranges.extend((node.start_byte + shift, node.end_byte + shift, False) for node in nodes)
             elif name == "statement":
                 ranges.extend((node.start_byte + shift, node.end_byte + shift, True) for node in nodes)
@@ -306,7 +313,7 @@ class _Edits:
         """``code`` with every range blanked; `export` keywords go too, as the code is TypeScript."""
         pieces: list[str] = []
         done = 0
-        for start_byte, end_byte, semicolon in _merge(self.ranges + self.exports):
+        for start_byte, end_byte, semicolon in _merge(self.ranges + self.exports + self.ambiguous):
             start, end = offsets.index(start_byte), offsets.index(end_byte)
             pieces.append(code[done:start])
             blank = _blank(code[start:end])
@@ -337,6 +344,19 @@ def _merge(ranges: Iterable[tuple[int, int, bool]]) -> list[tuple[int, int, bool
         else:
             merged.append((start, end, semicolon))
     return merged
+
+
+def _reads_as_comparison(node: tree_sitter.Node) -> bool:
+    """Whether ``node`` is the type arguments of a call that JavaScript reads as comparisons (``a < b > (c)``)."""
+    if node.type != "type_arguments":
+        return False
+    parent = node.parent
+    if parent is None or parent.type not in ("call_expression", "new_expression"):
+        return False
+    arguments = parent.child_by_field_name("arguments")
+    if arguments is None or arguments.type != "arguments" or arguments.named_child_count == 0:
+        return False  # `new Stack<Item>()`: `> ()` is no comparison
+    return all(argument.type == "type_identifier" for argument in node.named_children)
 
 
 def _tail(keyword: tree_sitter.Node, shift: int) -> tuple[int, int, bool]:
