@@ -20,7 +20,7 @@ syntax error in its own words.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -84,60 +84,49 @@ class Analysis:
 
 _LANGUAGE = tree_sitter.Language(tree_sitter_typescript.language_typescript())
 
-# Capture names say what to do with a node:
-#   blank      replace the node by spaces
-#   statement  a whole statement or class member that goes: spaces, and a `;` in its first column, so that
-#              the code around it cannot join into one statement (`type A = B` then a line starting with `(`)
-#   token      replace this keyword or punctuation by spaces
-#   tail       from this keyword (`as`, `satisfies`) to the end of its expression
-#   this       a `this` parameter, with the comma after it
-#   export     `export` (and `default`) before a declaration: blanked only when the code is TypeScript
-#   import     an import whose specifiers may all be type-only
-#   unsupported.<construct>
-_QUERY_SOURCE = """
-(type_annotation) @blank
-(opting_type_annotation) @blank
-(omitting_type_annotation) @blank
-(adding_type_annotation) @blank
-(asserts_annotation) @blank
-(type_predicate_annotation) @blank
-(type_parameters) @blank
-(type_arguments) @blank
-(implements_clause) @blank
-(accessibility_modifier) @token
-(override_modifier) @token
-(interface_declaration) @statement
-(type_alias_declaration) @statement
-(ambient_declaration) @statement
-(function_signature) @statement
-(class_body (method_signature) @statement)
-(class_body (abstract_method_signature) @statement)
-(class_body (index_signature) @statement)
-(public_field_definition "declare") @statement
-(public_field_definition "abstract") @statement
-(import_statement "type") @statement
-(export_statement "type") @statement
-(import_specifier "type") @import
-(public_field_definition ["?" "!" "readonly"] @token)
-(method_definition "?" @token)
-(optional_parameter "?" @token)
-(variable_declarator "!" @token)
-(non_null_expression "!" @token)
-(abstract_class_declaration "abstract" @token)
-(as_expression "as" @tail)
-(satisfies_expression "satisfies" @tail)
-(required_parameter pattern: (this)) @this
-(export_statement declaration: (_)) @export
-(enum_declaration) @unsupported.enum
-(internal_module) @unsupported.namespace
-(module) @unsupported.namespace
-(required_parameter (accessibility_modifier)) @unsupported.parameter_property
-(required_parameter "readonly") @unsupported.parameter_property
-(required_parameter (override_modifier)) @unsupported.parameter_property
-(optional_parameter (accessibility_modifier)) @unsupported.parameter_property
-(optional_parameter "readonly") @unsupported.parameter_property
-(decorator) @unsupported.decorator
-"""
+_TOKEN_PREFIX = "token."
+
+# Node kinds that are TypeScript wherever they appear: each is blanked whole.
+_TYPE_KINDS = (
+    "type_annotation",
+    "opting_type_annotation",
+    "omitting_type_annotation",
+    "adding_type_annotation",
+    "asserts_annotation",
+    "type_predicate_annotation",
+    "type_parameters",
+    "type_arguments",
+    "implements_clause",
+    "accessibility_modifier",
+    "override_modifier",
+)
+# Statements and class members that go whole, with a `;` in their first column, so that the code around
+# them cannot join into one statement (`type A = B` followed by a line that starts with `(`).
+_STATEMENT_KINDS = (
+    "interface_declaration",
+    "type_alias_declaration",
+    "ambient_declaration",
+    "function_signature",
+    "method_signature",
+    "abstract_method_signature",
+    "index_signature",
+)
+_UNSUPPORTED_KINDS = {
+    "enum_declaration": "enum",
+    "internal_module": "namespace",
+    "module": "namespace",
+    "decorator": "decorator",
+}
+# Kinds and keywords whose meaning depends on where they are; handled one by one in `_Edits.collect`.
+_CONTEXT_KINDS = ("as_expression", "satisfies_expression", "non_null_expression", "export_statement")
+_CONTEXT_TOKENS = ("?", "!", "readonly", "declare", "abstract", "type")
+
+# Patterns of single node kinds only: the query compiles in milliseconds, where patterns that look at
+# children or fields take several milliseconds each.
+_QUERY_SOURCE = "\n".join(
+    [f"({kind}) @{kind}" for kind in (*_TYPE_KINDS, *_STATEMENT_KINDS, *_UNSUPPORTED_KINDS, *_CONTEXT_KINDS)]
+    + [f'"{token}" @{_TOKEN_PREFIX}{index}' for index, token in enumerate(_CONTEXT_TOKENS)]
+)
 _QUERY = tree_sitter.Query(_LANGUAGE, _QUERY_SOURCE)
 
 _ADVICE = {
@@ -162,6 +151,9 @@ _ADVICE = {
         "class, or `obj.method = logged(obj.method);`.",
     ),
 }
+
+_PARAMETERS = ("required_parameter", "optional_parameter")
+_Add = Callable[..., None]
 
 # JavaScript line terminators: kept when blanking, counted when giving a line.
 _LINE_BREAK = re.compile("\r\n|[\n\r\u2028\u2029]")
@@ -220,6 +212,9 @@ def analyze(code: str) -> Analysis:
         last: Statement | None = _statement("object_literal_block", stripped, start, end)
     elif stripped is code:
         last = _last_statement(parser, code, root, offsets)
+    elif len(stripped) == len(code) and not edits.splits_statements:
+        # Same statements at the same indices: the first tree serves, skipping what was blanked whole.
+        last = _last_statement(parser, stripped, root, offsets, _merge(edits.ranges))
     else:
         new_data = stripped.encode("utf-8")
         new_root = parser.parse(new_data).root_node
@@ -265,10 +260,16 @@ class _Edits:
         self.exports: list[tuple[int, int, bool]] = []
         self.ambiguous: list[tuple[int, int, bool]] = []
         self.unsupported: list[tuple[int, str]] = []
+        self.tails: list[tuple[int, int, bool]] = []
 
     @property
     def changes_code(self) -> bool:
         return bool(self.ranges)
+
+    @property
+    def splits_statements(self) -> bool:
+        """Whether a `;` ends a statement that the syntax tree reads as going on (``x as T`` then ``(``)."""
+        return any(semicolon for _, _, semicolon in self.tails)
 
     def collect(self, root: tree_sitter.Node, shift: int) -> None:
         """Add what the TypeScript query finds under ``root``, whose byte 0 is byte ``shift`` of the code."""
@@ -276,26 +277,73 @@ class _Edits:
         if not captures:
             return
         ranges = self.ranges
+
+        def add(node: tree_sitter.Node, semicolon: bool = False, target: list[tuple[int, int, bool]] = ranges) -> None:
+            target.append((node.start_byte + shift, node.end_byte + shift, semicolon))
+
         for name, nodes in captures.items():
-            if name.startswith("unsupported."):
-                construct = name.removeprefix("unsupported.")
-                self.unsupported.extend((node.start_byte + shift, construct) for node in nodes)
-            elif name == "blank":
+            if name in _UNSUPPORTED_KINDS:
+                self.unsupported.extend((node.start_byte + shift, _UNSUPPORTED_KINDS[name]) for node in nodes)
+            elif name in _STATEMENT_KINDS:
                 for node in nodes:
-                    target = self.ambiguous if _reads_as_comparison(node) else ranges
-                    target.append((node.start_byte + shift, node.end_byte + shift, False))
-            elif name == "token":
-                ranges.extend((node.start_byte + shift, node.end_byte + shift, False) for node in nodes)
-            elif name == "statement":
-                ranges.extend((node.start_byte + shift, node.end_byte + shift, True) for node in nodes)
-            elif name == "tail":
-                ranges.extend(_tail(node, shift) for node in nodes)
-            elif name == "this":
-                ranges.extend(_this_parameter(node, shift) for node in nodes)
-            elif name == "export":
+                    add(node, semicolon=True)
+            elif name in _TYPE_KINDS:
+                for node in nodes:
+                    self._type_syntax(node, shift, add)
+            elif name in ("as_expression", "satisfies_expression"):
+                self.tails.extend(_tail(node, shift) for node in nodes)
+                ranges.extend(self.tails[-len(nodes) :])
+            elif name == "non_null_expression":
+                for node in nodes:
+                    bang = node.child(node.child_count - 1)
+                    if bang is not None and bang.type == "!":
+                        add(bang)
+            elif name == "export_statement":
                 self.exports.extend(_export_keywords(nodes, shift))
-            elif name == "import":
-                ranges.extend(_type_only_imports(nodes, shift))
+            elif name.startswith(_TOKEN_PREFIX):
+                token = _CONTEXT_TOKENS[int(name.removeprefix(_TOKEN_PREFIX))]
+                for node in nodes:
+                    self._token(token, node, shift, add)
+
+    def _type_syntax(self, node: tree_sitter.Node, shift: int, add: _Add) -> None:
+        parent = node.parent
+        parent_type = parent.type if parent is not None else ""
+        if node.type in ("accessibility_modifier", "override_modifier") and parent_type in _PARAMETERS:
+            self.unsupported.append((node.start_byte + shift, "parameter_property"))
+        if node.type == "type_annotation" and parent is not None and parent_type == "required_parameter":
+            pattern = parent.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "this":
+                self.ranges.append(_this_parameter(parent, shift))
+                return
+        if _reads_as_comparison(node):
+            add(node, target=self.ambiguous)
+        else:
+            add(node)
+
+    def _token(self, token: str, node: tree_sitter.Node, shift: int, add: _Add) -> None:
+        parent = node.parent
+        if parent is None:
+            return
+        kind = parent.type
+        if token in ("?", "!"):
+            # Optional and definite markers, not the `?` of a conditional or the `!` of a negation.
+            if kind in ("public_field_definition", "method_definition", "optional_parameter", "variable_declarator"):
+                add(node)
+        elif token == "readonly":
+            if kind in _PARAMETERS:
+                self.unsupported.append((parent.start_byte + shift, "parameter_property"))
+            if kind in (*_PARAMETERS, "public_field_definition"):
+                add(node)
+        elif token in ("declare", "abstract"):
+            if kind == "public_field_definition":
+                add(parent, semicolon=True)
+            elif kind == "abstract_class_declaration":
+                add(node)
+        elif token == "type":
+            if kind in ("import_statement", "export_statement"):
+                add(parent, semicolon=True)
+            elif kind == "import_specifier":
+                self.ranges.extend(_type_only_imports([parent], shift))
 
     def first_unsupported(self, code: str, offsets: _Offsets) -> Unsupported | None:
         """The earliest unsupported construct that is not inside blanked code (``declare enum`` is fine)."""
@@ -331,6 +379,8 @@ def _message(what: str, advice: str) -> str:
 
 def _blank(text: str) -> str:
     """Spaces in place of ``text``: line breaks kept, two spaces for a character outside the BMP."""
+    if text.isascii() and "\n" not in text and "\r" not in text:
+        return " " * len(text)
     return _ASTRAL.sub("  ", _BLANKABLE.sub(" ", text))
 
 
@@ -359,14 +409,13 @@ def _reads_as_comparison(node: tree_sitter.Node) -> bool:
     return all(argument.type == "type_identifier" for argument in node.named_children)
 
 
-def _tail(keyword: tree_sitter.Node, shift: int) -> tuple[int, int, bool]:
+def _tail(expression: tree_sitter.Node, shift: int) -> tuple[int, int, bool]:
     """From `as`/`satisfies` to the end of the expression.
 
     TypeScript ends ``x as T`` at a line break before ``(``, where tree-sitter reads a call of ``x as T``;
     blanked, that would call ``x``. A `;` where ``as`` was keeps TypeScript's reading.
     """
-    expression = keyword.parent
-    assert expression is not None
+    keyword = next(child for child in expression.children if child.type in ("as", "satisfies"))
     semicolon = False
     call = expression.parent
     if call is not None and call.type == "call_expression" and call.child_by_field_name("function") == expression:
@@ -425,16 +474,26 @@ def _statement(kind: StatementKind, code: str, start: int, end: int) -> Statemen
 
 
 def _last_statement(
-    parser: tree_sitter.Parser, code: str, root: tree_sitter.Node, offsets: _Offsets
+    parser: tree_sitter.Parser,
+    code: str,
+    root: tree_sitter.Node,
+    offsets: _Offsets,
+    blanked: Sequence[tuple[int, int, bool]] = (),
 ) -> Statement | None:
-    """The last top-level statement under ``root`` (a tree without errors), comments and `;` aside."""
+    """The last top-level statement under ``root`` (a tree without errors), comments, `;` and blanks aside."""
     for node in reversed(root.named_children):
         if node.type in _IGNORED_STATEMENTS:
+            continue
+        if any(start <= node.start_byte and node.end_byte <= end for start, end, _ in blanked):
             continue
         start, end = offsets.index(node.start_byte), offsets.index(node.end_byte)
         if node.type == "expression_statement":
             expression = next(child for child in node.named_children if child.type != "comment")
+            if expression.start_byte != node.start_byte:
+                # A keyword the grammar keeps outside the expression (`using x = f()`): not an expression.
+                return _statement("other", code, start, end)
             start, end = offsets.index(expression.start_byte), offsets.index(expression.end_byte)
+            end = start + len(code[start:end].rstrip())  # `x as T` blanked to `x` and spaces
             if code[start] != "{":
                 return _statement("expression", code, start, end)
             # tree-sitter reads `{ a: 1, b: 2 }` as an object where JavaScript sees a block (and fails).
