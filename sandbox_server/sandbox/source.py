@@ -168,6 +168,8 @@ _SIMPLE_STOP_WORDS = re.compile(
     r"|return|throw|break|continue|debugger|with|using|enum)\b"
 )
 
+_USING = re.compile(r"(?:await\s+)?using\s+[\w$]")
+
 # Where an expression (or a statement) begins, nothing of the previous one continues.
 _IGNORED_STATEMENTS = frozenset({"comment", "empty_statement", "hash_bang_line", "html_comment"})
 
@@ -190,7 +192,7 @@ def analyze(code: str) -> Analysis:
     simple = _simple_expression(code)
     if simple is not None:
         return Analysis(code, False, None, simple)
-    data = code.encode("utf-8")
+    data = _utf8(code)
     parser = tree_sitter.Parser(_LANGUAGE)
     root = parser.parse(data).root_node
     tail: tuple[int, int] | None = None
@@ -216,10 +218,15 @@ def analyze(code: str) -> Analysis:
         # Same statements at the same indices: the first tree serves, skipping what was blanked whole.
         last = _last_statement(parser, stripped, root, offsets, _merge(edits.ranges))
     else:
-        new_data = stripped.encode("utf-8")
+        new_data = _utf8(stripped)
         new_root = parser.parse(new_data).root_node
         last = None if new_root.has_error else _last_statement(parser, stripped, new_root, _Offsets(stripped, new_data))
     return Analysis(stripped, stripped is not code, unsupported, last)
+
+
+def _utf8(text: str) -> bytes:
+    """The UTF-8 that tree-sitter reads; a lone surrogate (JSON allows one) passes as its three bytes."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _simple_expression(code: str) -> Statement | None:
@@ -489,16 +496,17 @@ def _last_statement(
         start, end = offsets.index(node.start_byte), offsets.index(node.end_byte)
         if node.type == "expression_statement":
             expression = next(child for child in node.named_children if child.type != "comment")
-            if expression.start_byte != node.start_byte:
-                # A keyword the grammar keeps outside the expression (`using x = f()`): not an expression.
+            expression_start = offsets.index(expression.start_byte)
+            if expression.start_byte != node.start_byte or _USING.match(code, expression_start):
+                # The grammar reads `using x = f()` as an assignment: it is a declaration.
                 return _statement("other", code, start, end)
-            start, end = offsets.index(expression.start_byte), offsets.index(expression.end_byte)
+            start, end = expression_start, offsets.index(expression.end_byte)
             end = start + len(code[start:end].rstrip())  # `x as T` blanked to `x` and spaces
             if code[start] != "{":
                 return _statement("expression", code, start, end)
             # tree-sitter reads `{ a: 1, b: 2 }` as an object where JavaScript sees a block (and fails).
             return _statement("object_literal_block" if expression.type == "object" else "other", code, start, end)
-        if node.type == "statement_block" and _reads_as_object(parser, code[start:end].encode("utf-8")):
+        if node.type == "statement_block" and _reads_as_object(parser, _utf8(code[start:end])):
             return _statement("object_literal_block", code, start, end)
         return _statement("other", code, start, end)
     return None

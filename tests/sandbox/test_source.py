@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from py_mini_racer import MiniRacer
@@ -14,8 +18,10 @@ LINE_TERMINATORS = frozenset("\n\r\u2028\u2029")
 
 
 @pytest.fixture(scope="module")
-def engine() -> MiniRacer:
-    return MiniRacer()
+def engine() -> Iterator[MiniRacer]:
+    racer = MiniRacer()
+    yield racer
+    racer.close()
 
 
 def run(engine: MiniRacer, code: str) -> object:
@@ -340,3 +346,58 @@ def test_the_shortcut_for_one_line_expressions_agrees_with_the_parser(code: str)
     assert source._simple_expression(code) is not None
     parsed = source.analyze(code + "\n")  # a line break takes the parser's path
     assert shortcut.last_statement == parsed.last_statement
+
+
+@pytest.mark.parametrize(("code", "expected"), TYPESCRIPT)
+def test_stripped_code_has_no_typescript_left(code: str, expected: object) -> None:
+    del expected
+    stripped = analyze(code).code
+    again = analyze(stripped)
+    assert again.code is stripped
+    assert not again.typescript
+
+
+def test_windows_line_breaks_are_kept_and_counted_once(engine: MiniRacer) -> None:
+    code = "const a: number = 2;\r\nconst b: number = 3;\r\na * b\r\n"
+    analysis = analyze(code)
+    assert analysis.code == "const a         = 2;\r\nconst b         = 3;\r\na * b\r\n"
+    assert analysis.last_statement == Statement("expression", 44, 49, 3, 1)
+    assert run(engine, analysis.code) == 6
+
+
+def test_a_lone_surrogate_in_the_code_does_not_stop_the_analysis() -> None:
+    code = 'let s: string = "\ud800";\ns.length'
+    analysis = analyze(code)
+    assert analysis.code == 'let s         = "\ud800";\ns.length'
+    assert analysis.last_statement == Statement("expression", 21, 29, 2, 1)
+
+
+@pytest.mark.parametrize("code", ["using x = null", "await using x = null", "let a = 1;\nusing y = a"])
+def test_a_using_declaration_is_not_an_expression(code: str) -> None:
+    statement = analyze(code).last_statement
+    assert statement is not None
+    assert statement.kind == "other"
+
+
+def test_a_variable_named_using_is_left_alone_though_the_grammar_cannot_read_it() -> None:
+    code = "let using = 1;\nusing = 2"
+    assert analyze(code) == Analysis(code, False, None, None)
+
+
+ORACLE = Path(__file__).with_name("typescript_oracle.js")
+
+
+def test_the_expected_values_are_what_the_typescript_compiler_output_gives_under_node(tmp_path: Path) -> None:
+    """Needs Node and the ``typescript`` npm package (found through NODE_PATH or npm's global root)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps(CASES), encoding="utf-8")
+    completed = subprocess.run(
+        [node, str(ORACLE), str(cases)], capture_output=True, text=True, timeout=120, check=False
+    )
+    if completed.returncode == 3:
+        pytest.skip("the typescript npm package is not installed")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert f"checked {len(CASES)}" in completed.stdout
