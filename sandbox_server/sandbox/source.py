@@ -392,10 +392,14 @@ def _blank(text: str) -> str:
 
 
 def _merge(ranges: Iterable[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
-    """Overlapping or touching ranges joined; a `;` stays only where a joined range begins."""
+    """Overlapping ranges joined; a `;` stays only where a joined range begins.
+
+    A range inside another loses its `;`: a method signature inside a type annotation
+    (``let x: { m(): void }``) is no statement.
+    """
     merged: list[tuple[int, int, bool]] = []
     for start, end, semicolon in sorted(ranges, key=lambda r: (r[0], -r[1])):
-        if merged and start <= merged[-1][1]:
+        if merged and start < merged[-1][1]:
             first_start, first_end, first_semicolon = merged[-1]
             merged[-1] = (first_start, max(first_end, end), first_semicolon)
         else:

@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from py_mini_racer import MiniRacer
 
 from sandbox_server.sandbox.source import Analysis, Statement, analyze
@@ -401,3 +403,31 @@ def test_the_expected_values_are_what_the_typescript_compiler_output_gives_under
         pytest.skip("the typescript npm package is not installed")
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert f"checked {len(CASES)}" in completed.stdout
+
+
+@pytest.mark.parametrize(("code", "expected"), TYPESCRIPT)
+def test_the_last_line_of_each_typescript_snippet_is_its_last_expression(code: str, expected: object) -> None:
+    del expected
+    analysis = analyze(code)
+    statement = analysis.last_statement
+    assert statement is not None
+    assert statement.kind == "expression"
+    last_line = analysis.code.rsplit("\n", 1)[-1]
+    assert analysis.code[statement.start : statement.end] == last_line.strip().removesuffix(";").rstrip()
+    assert statement.line == code.count("\n") + 1
+
+
+_FRAGMENTS = [code[i : i + 40] for _, code, _ in CASES for i in range(0, len(code), 40)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=8)), max_size=6).map("".join))
+def test_any_text_is_analysed_without_error_and_only_ever_blanked(code: str) -> None:
+    analysis = analyze(code)
+    original, stripped = _utf16_units(code), _utf16_units(analysis.code)
+    assert len(stripped) == len(original)
+    for before, after in zip(original, stripped, strict=True):
+        assert after == before or (after in " ;" and before not in LINE_TERMINATORS)
+    statement = analysis.last_statement
+    if statement is not None:
+        assert 0 <= statement.start <= statement.end <= len(analysis.code)
