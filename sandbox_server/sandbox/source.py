@@ -231,13 +231,23 @@ def _utf8(text: str) -> bytes:
 
 def _simple_expression(code: str) -> Statement | None:
     """The statement of a one-line expression without TypeScript (``1+1``), found without parsing."""
-    if _SIMPLE.fullmatch(code) is None or _SIMPLE_STOP_WORDS.search(code) is not None:
+    text = code.strip(" \t\r\n")
+    if not text or _SIMPLE.fullmatch(text) is None or _SIMPLE_STOP_WORDS.search(text) is not None:
         return None
-    start = len(code) - len(code.lstrip(" \t"))
-    end = len(code.rstrip(" \t"))
-    if start >= end:
+    if not (text[-1].isalnum() or text[-1] in "_$)]"):
+        return None  # `1 +`: let the parser (and then V8) see the unfinished expression
+    depth = 0
+    for char in text:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+            if depth < 0:
+                return None
+    if depth != 0:
         return None
-    return _statement("expression", code, start, end)
+    start = code.index(text[0])
+    return _statement("expression", code, start, start + len(text))
 
 
 class _Offsets:

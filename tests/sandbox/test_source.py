@@ -339,6 +339,9 @@ def test_an_object_literal_block_can_run_as_an_expression(engine: MiniRacer) -> 
         pytest.param("x => x + 1", id="arrow"),
         pytest.param("xs.map(x => x * 2)", id="map"),
         pytest.param("a > b", id="comparison"),
+        pytest.param("1+1\n", id="trailing-line-break"),
+        pytest.param("\n\n  total * 2  \n", id="surrounding-blank-lines"),
+        pytest.param("a[0][1]", id="subscripts"),
     ],
 )
 def test_the_shortcut_for_one_line_expressions_agrees_with_the_parser(code: str) -> None:
@@ -346,7 +349,8 @@ def test_the_shortcut_for_one_line_expressions_agrees_with_the_parser(code: str)
 
     shortcut = analyze(code)
     assert source._simple_expression(code) is not None
-    parsed = source.analyze(code + "\n")  # a line break takes the parser's path
+    parsed = source.analyze(code + "\n// a comment takes the parser's path")
+    assert source._simple_expression(code + "\n// a comment takes the parser's path") is None
     assert shortcut.last_statement == parsed.last_statement
 
 
@@ -431,3 +435,10 @@ def test_any_text_is_analysed_without_error_and_only_ever_blanked(code: str) -> 
     statement = analysis.last_statement
     if statement is not None:
         assert 0 <= statement.start <= statement.end <= len(analysis.code)
+
+
+@pytest.mark.parametrize("code", ["1 +", "(1", "f(1))", "a]", "x =>", "1+1 // sum", "a\nb", "let x", "x as any"])
+def test_the_shortcut_leaves_anything_unfinished_or_richer_to_the_parser(code: str) -> None:
+    from sandbox_server.sandbox import source
+
+    assert source._simple_expression(code) is None
