@@ -214,9 +214,9 @@ def analyze(code: str) -> Analysis:
         last: Statement | None = _statement("object_literal_block", stripped, start, end)
     elif stripped is code:
         last = _last_statement(parser, code, root, offsets)
-    elif len(stripped) == len(code) and not edits.splits_statements:
+    elif len(stripped) == len(code) and not edits.reshapes_statements:
         # Same statements at the same indices: the first tree serves, skipping what was blanked whole.
-        last = _last_statement(parser, stripped, root, offsets, _merge(edits.ranges))
+        last = _last_statement(parser, stripped, root, offsets, _merge(edits.ranges + edits.exports))
     else:
         new_data = _utf8(stripped)
         new_root = parser.parse(new_data).root_node
@@ -278,15 +278,20 @@ class _Edits:
         self.ambiguous: list[tuple[int, int, bool]] = []
         self.unsupported: list[tuple[int, str]] = []
         self.tails: list[tuple[int, int, bool]] = []
+        self.reshaped = False
 
     @property
     def changes_code(self) -> bool:
         return bool(self.ranges)
 
     @property
-    def splits_statements(self) -> bool:
-        """Whether a `;` ends a statement that the syntax tree reads as going on (``x as T`` then ``(``)."""
-        return any(semicolon for _, _, semicolon in self.tails)
+    def reshapes_statements(self) -> bool:
+        """Whether the blanked code has other statements than the tree shows.
+
+        A `;` ends a statement that the tree reads as going on (``x as T`` then ``(``), or a blanked
+        ``export default`` leaves a value that reads as a statement of its own.
+        """
+        return self.reshaped or any(semicolon for _, _, semicolon in self.tails)
 
     def collect(self, root: tree_sitter.Node, shift: int) -> None:
         """Add what the TypeScript query finds under ``root``, whose byte 0 is byte ``shift`` of the code."""
@@ -317,6 +322,8 @@ class _Edits:
                         add(bang)
             elif name == "export_statement":
                 self.exports.extend(_export_keywords(nodes, shift))
+                # `export default {...}` becomes a block statement: the tree no longer tells the statements.
+                self.reshaped = self.reshaped or any(node.child_by_field_name("value") is not None for node in nodes)
             elif name.startswith(_TOKEN_PREFIX):
                 token = _CONTEXT_TOKENS[int(name.removeprefix(_TOKEN_PREFIX))]
                 for node in nodes:
@@ -455,8 +462,15 @@ def _this_parameter(parameter: tree_sitter.Node, shift: int) -> tuple[int, int, 
 
 
 def _export_keywords(statements: Iterable[tree_sitter.Node], shift: int) -> Iterable[tuple[int, int, bool]]:
-    """`export` and `default` before declarations: there are no modules here."""
+    """What `export` means nothing without modules: the keywords before a declaration or a default value,
+    and ``export { a, b }`` whole. A re-export (``export * from './x'``) is left for V8 to refuse."""
     for statement in statements:
+        if statement.child_by_field_name("source") is not None:
+            continue
+        if statement.child_by_field_name("declaration") is None and statement.child_by_field_name("value") is None:
+            if any(child.type == "export_clause" for child in statement.named_children):
+                yield statement.start_byte + shift, statement.end_byte + shift, True
+            continue
         for child in statement.children:
             if child.type in ("export", "default"):
                 yield child.start_byte + shift, child.end_byte + shift, False

@@ -442,3 +442,37 @@ def test_the_shortcut_leaves_anything_unfinished_or_richer_to_the_parser(code: s
     from sandbox_server.sandbox import source
 
     assert source._simple_expression(code) is None
+
+
+@pytest.mark.parametrize(
+    ("code", "stripped", "kind"),
+    [
+        pytest.param("let a: number = 1;\nexport { a }", "let a         = 1;\n;           ", "other", id="list"),
+        pytest.param(
+            "let a: number = 1;\nexport default { a }",
+            "let a         = 1;\n               { a }",
+            "object_literal_block",
+            id="default-object",
+        ),
+        pytest.param(
+            "let a: number = 1;\nexport default a * 2",
+            "let a         = 1;\n               a * 2",
+            "expression",
+            id="default-value",
+        ),
+        pytest.param(
+            "let a: number = 1;\nexport * from './x'",
+            "let a         = 1;\nexport * from './x'",
+            "other",
+            id="re-export",
+        ),
+    ],
+)
+def test_exports_in_typescript_lose_what_only_modules_mean(code: str, stripped: str, kind: str) -> None:
+    analysis = analyze(code)
+    assert analysis.code == stripped
+    statement = analysis.last_statement
+    assert statement is not None
+    assert statement.kind == kind
+    if kind != "other":
+        assert statement.line == 2
