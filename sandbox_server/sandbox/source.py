@@ -71,9 +71,11 @@ class Analysis:
             TypeScript-only syntax replaced by spaces (line breaks kept), every other character at its line
             and column.
         typescript: Whether TypeScript-only syntax was found and blanked.
-        unsupported: The first construct that has no blank-only translation, if any.
+        unsupported: The first construct that has no blank-only translation, if any: such code is not to run
+            (its ``message`` says what to write instead). Set whether or not other TypeScript was found.
         last_statement: The last top-level statement of ``code``, or None when the code is empty or does not
-            parse.
+            parse (tree-sitter's grammar also misses a few rare JavaScript forms, such as ``using`` as a
+            variable name: such code comes back unchanged with no statement).
     """
 
     code: str
