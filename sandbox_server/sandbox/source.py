@@ -19,6 +19,7 @@ syntax error in its own words.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -161,6 +162,7 @@ _Add = Callable[..., None]
 _LINE_BREAK = re.compile("\r\n|[\n\r\u2028\u2029]")
 _BLANKABLE = re.compile("[^\n\r\u2028\u2029\U00010000-\U0010ffff]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_CONTINUATION_BYTE = re.compile(rb"[\x80-\xbf]")
 
 # Code made of these characters alone, and none of the words below, has no TypeScript and is at most one
 # expression statement: no statement separators, blocks, strings, comments or regular expressions.
@@ -253,19 +255,21 @@ def _simple_expression(code: str) -> Statement | None:
 
 
 class _Offsets:
-    """Maps byte offsets of the UTF-8 text that tree-sitter read to indices of the Python string."""
+    """Maps byte offsets of the UTF-8 text that tree-sitter read to indices of the Python string.
+
+    A character's index is its byte offset less the UTF-8 continuation bytes before it (a character outside
+    the BMP is one Python character, as a lone surrogate is).
+    """
 
     def __init__(self, code: str, data: bytes) -> None:
-        self._map: list[int] | None = None
+        self._continuations: list[int] | None = None
         if len(data) != len(code):
-            byte_to_index = []
-            for index, char in enumerate(code):
-                byte_to_index.extend([index] * len(char.encode("utf-8", "surrogatepass")))
-            byte_to_index.append(len(code))
-            self._map = byte_to_index
+            self._continuations = [match.start() for match in _CONTINUATION_BYTE.finditer(data)]
 
     def index(self, byte: int) -> int:
-        return byte if self._map is None else self._map[byte]
+        if self._continuations is None:
+            return byte
+        return byte - bisect.bisect_left(self._continuations, byte)
 
 
 class _Edits:

@@ -476,3 +476,16 @@ def test_exports_in_typescript_lose_what_only_modules_mean(code: str, stripped: 
     assert statement.kind == kind
     if kind != "other":
         assert statement.line == 2
+
+
+@given(st.text(alphabet=st.characters(codec=None, exclude_categories=())))
+def test_byte_offsets_map_to_the_python_index_of_each_character(text: str) -> None:
+    from sandbox_server.sandbox.source import _Offsets, _utf8
+
+    data = _utf8(text)
+    offsets = _Offsets(text, data)
+    byte = 0
+    for index, char in enumerate(text):
+        assert offsets.index(byte) == index
+        byte += len(_utf8(char))
+    assert offsets.index(len(data)) == len(text)
