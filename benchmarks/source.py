@@ -7,6 +7,7 @@ script; a 2 kB TypeScript script shows the added cost of blanking.
 
 from __future__ import annotations
 
+import json
 import statistics
 import subprocess
 import sys
@@ -172,6 +173,17 @@ def measure_import_ms(runs: int = 11) -> float:
     return statistics.median(samples)
 
 
+def _engine_comparison(runs: int) -> None:
+    """The same scripts evaluated by V8 on a warm isolate, for scale: what the analysis adds to a call."""
+    from benchmarks.engine import warm_eval_sync
+    from sandbox_server.sandbox.source import analyze
+
+    for label, code in (("JavaScript 2 kB", JAVASCRIPT_2K), ("TypeScript 2 kB, blanked", TYPESCRIPT_2K)):
+        script = f"globalThis.console = {{ log() {{}} }}; (0, eval)({json.dumps(analyze(code).code)}); 0"
+        wall_us = statistics.median(warm_eval_sync(script, runs, lambda: None)) * 1000
+        print(f"V8 eval of {label} on a warm isolate: median {wall_us:.1f} us wall over {runs} runs")
+
+
 def main() -> None:
     from sandbox_server.sandbox.source import analyze
 
@@ -184,6 +196,7 @@ def main() -> None:
             f"analyze({label}, {len(code)} chars): median {wall_us:.1f} us wall, {cpu_us:.1f} us CPU"
             f" over {runs} runs (typescript={analysis.typescript})"
         )
+    _engine_comparison(runs=300)
     print(
         f"import sandbox_server.sandbox.source after the worker's own imports: median {measure_import_ms():.1f} ms"
         " over 11 fresh interpreters"
