@@ -90,11 +90,9 @@ _LANGUAGE = tree_sitter.Language(tree_sitter_typescript.language_typescript())
 _TOKEN_PREFIX = "token."
 
 # Node kinds that are TypeScript wherever they appear: each is blanked whole.
+# (`?:`, `-?:` and `+?:` annotations exist only inside types, which go whole, so they need no pattern.)
 _TYPE_KINDS = (
     "type_annotation",
-    "opting_type_annotation",
-    "omitting_type_annotation",
-    "adding_type_annotation",
     "asserts_annotation",
     "type_predicate_annotation",
     "type_parameters",
