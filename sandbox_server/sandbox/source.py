@@ -12,6 +12,12 @@ The same parse gives the program's last top-level statement, which a REPL-like r
 expression (its value is the result), a block that reads as an object literal (``{ mean, median }``, which a
 REPL shows as that object), or anything else.
 
+Where blanking a whole statement or class member could join the code around it into one statement (an
+interface between ``let a = 1`` and a line starting with ``(``), its first column becomes a `;`. Where
+JavaScript and TypeScript read the same text differently, JavaScript wins unless the code is TypeScript by
+other signs: ``f < a > (b)`` stays a pair of comparisons, and ``export`` (meaningless without modules) is
+blanked only in TypeScript.
+
 Plain JavaScript comes back as the very same string. Code that does not parse (with one exception, a last
 statement that is an object literal, see :func:`analyze`) comes back unchanged too, so that V8 reports the
 syntax error in its own words.
