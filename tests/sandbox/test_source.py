@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py_mini_racer import MiniRacer
 
+import js_runtime
 from sandbox_server.sandbox.source import Analysis, Statement, analyze
 from tests.sandbox.typescript_cases import CASES
 
@@ -489,3 +490,13 @@ def test_byte_offsets_map_to_the_python_index_of_each_character(text: str) -> No
         assert offsets.index(byte) == index
         byte += len(_utf8(char))
     assert offsets.index(len(data)) == len(text)
+
+
+@pytest.mark.parametrize(
+    "path", [pytest.param(path, id=path.name) for path in sorted(Path(js_runtime.__file__).parent.glob("*.js"))]
+)
+def test_the_runtimes_own_javascript_comes_back_unchanged(path: Path) -> None:
+    code = path.read_text(encoding="utf-8")
+    analysis = analyze(code)
+    assert analysis.code is code
+    assert analysis.unsupported is None
