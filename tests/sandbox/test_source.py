@@ -284,6 +284,13 @@ def _last(code: str) -> tuple[str, str] | None:
             "const mean = 1, median = 2;\n{ mean, median }", "object_literal_block", "{ mean, median }", id="shorthand"
         ),
         pytest.param("{ mean, median }", "object_literal_block", "{ mean, median }", id="only-shorthand"),
+        pytest.param(
+            "const r = await f(); for (const x of [r]) { g(x); }\n[r, 1]",
+            "expression",
+            "[r, 1]",
+            id="bracket-after-for",
+        ),
+        pytest.param("function f() {}\n(1, 2)", "expression", "(1, 2)", id="paren-after-function"),
         pytest.param("const b = 2;\n{ a: 1, b }", "object_literal_block", "{ a: 1, b }", id="pair-and-shorthand"),
         pytest.param("const x = {};\n{ ...x, y: 2 }", "object_literal_block", "{ ...x, y: 2 }", id="spread"),
         pytest.param("{ a: 1 }", "object_literal_block", "{ a: 1 }", id="one-pair-reads-as-label"),
