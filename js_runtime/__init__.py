@@ -60,7 +60,29 @@ def source() -> str:
     package = resources.files(__package__)
     texts = [package.joinpath(name).read_text(encoding="utf-8") for name in _FILES]
     texts.insert(_FILES.index("web.js"), _web_modules_declaration())
-    return _compact("\n".join(texts))
+    return _ascii(_compact("\n".join(texts)))
+
+
+def _ascii(text: str) -> str:
+    """``text`` with every character outside ASCII written as a ``\\u`` escape.
+
+    mini-racer hands V8 UTF-8, and V8 keeps a script with any non-ASCII character as two-byte text, converting
+    all of it; ASCII source is taken as it is. The runtime holds non-ASCII characters only inside string
+    literals (the box drawing of console.table), where an escape means the same character.
+    """
+    if text.isascii():
+        return text
+    out = []
+    for index, char in enumerate(text):
+        code = ord(char)
+        if code < 0x80:
+            out.append(char)
+            continue
+        if index and text[index - 1] == "\\":
+            raise ValueError(f"a non-ASCII character follows a backslash in the runtime source: {char!r}")
+        units = char.encode("utf-16-be")
+        out.extend(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
+    return "".join(out)
 
 
 def _compact(text: str) -> str:

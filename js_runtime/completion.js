@@ -169,10 +169,44 @@ function expressionEnd(code, boundaries) {
   return code.length;
 }
 
+// 1-based line and column of index `at` in `code` (lines end at '\n', as V8 counts them here).
+function positionOf(code, at) {
+  const before = StringPrototypeSlice(code, 0, at);
+  let line = 1;
+  let lineStart = 0;
+  let newline = StringPrototypeIndexOf(before, '\n');
+  while (newline !== -1) {
+    line++;
+    lineStart = newline + 1;
+    newline = StringPrototypeIndexOf(before, '\n', lineStart);
+  }
+  return { __proto__: null, line, column: at - lineStart + 1 };
+}
+
+function compileReturning(code, start, end) {
+  const source = '(async function () {\n' + StringPrototypeSlice(code, 0, start) + 'return (' +
+    StringPrototypeSlice(code, start, end) + '\n)' + StringPrototypeSlice(code, end) + '\n})\n//# sourceURL=' +
+    SCRIPT_NAME;
+  try {
+    return indirectEval(source);
+  } catch {
+    return undefined;
+  }
+}
+
 // Compile the model's code as an async function body whose last expression statement is
 // returned. Gives { body, line, column } (the 1-based position in the model's code where
-// `return (` was inserted) or undefined when no such statement exists.
-function compileWithCompletion(code) {
+// `return (` was inserted) or undefined when no such statement exists. `hint`, when the
+// worker found the last statement with a parser, names it ({ start, end }); the scanner is
+// the fallback.
+function compileWithCompletion(code, hint) {
+  if (hint !== undefined) {
+    const body = compileReturning(code, hint.start, hint.end);
+    if (body !== undefined) {
+      const position = positionOf(code, hint.start);
+      return { __proto__: null, body, line: position.line, column: position.column };
+    }
+  }
   const boundaries = statementBoundaries(code);
   const end = expressionEnd(code, boundaries);
   const first = MathMax(0, boundaries.length - MAX_COMPLETION_CANDIDATES);
@@ -182,24 +216,10 @@ function compileWithCompletion(code) {
     const rest = StringPrototypeSlice(code, start, end);
     if (startsWithStatementWord(rest) || rest[0] === '{' || rest[0] === ';') continue;
     if (k > 0 && code[boundaries[k] - 1] === '\n' && StringPrototypeIncludes(CONTINUATION_STARTS, rest[0])) continue;
-    const source = '(async function () {\n' + StringPrototypeSlice(code, 0, start) + 'return (' + rest +
-      '\n)\n})\n//# sourceURL=' + SCRIPT_NAME;
-    let body;
-    try {
-      body = indirectEval(source);
-    } catch {
-      continue;
-    }
-    const before = StringPrototypeSlice(code, 0, start);
-    let line = 1;
-    let lineStart = 0;
-    let newline = StringPrototypeIndexOf(before, '\n');
-    while (newline !== -1) {
-      line++;
-      lineStart = newline + 1;
-      newline = StringPrototypeIndexOf(before, '\n', lineStart);
-    }
-    return { __proto__: null, body, line, column: start - lineStart + 1 };
+    const body = compileReturning(code, start, end);
+    if (body === undefined) continue;
+    const position = positionOf(code, start);
+    return { __proto__: null, body, line: position.line, column: position.column };
   }
   return undefined;
 }

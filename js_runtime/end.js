@@ -29,6 +29,6 @@ ReflectDefineProperty(ErrorCtor, 'prepareStackTrace', {
 // mini-racer's timer manager is a `var` too: it cannot be deleted, only emptied.
 if (!ReflectDeleteProperty(globalObject, '__timer_manager')) globalObject.__timer_manager = undefined;
 
-return { run, connect, abort, abortMemory };
+return { run, connect, expose, abort, abortMemory };
 })();
 //# sourceURL=sandbox-runtime.js

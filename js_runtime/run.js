@@ -1,10 +1,11 @@
-// The entry points the worker calls. connect(deliver) hands over the worker's notification
-// function once, before any model-written code. run(code, inputJson, optionsJson, filesPayload)
-// evaluates the model's code (as a script whose completion value is the result, like a REPL, or as the
-// body of an async function when it uses top-level await or return) and returns the outcome
-// as JSON text, or '' when the run goes on (a promise result, pending timers): the outcome
-// then goes to `deliver` once the result has settled and no timer is left. abort() and
-// abortMemory() return the outcome of a run that mini-racer had to terminate.
+// The entry points the worker calls. connect(deliver, name) hands over, once and before any
+// model-written code, the worker's notification function and the global name under which
+// runJob waits for the job. run(code, inputJson, optionsJson, filesPayload) evaluates the
+// model's code (as a script whose completion value is the result, like a REPL, or as the body
+// of an async function when it uses top-level await or return) and returns the outcome as JSON text, or ''
+// when the run goes on (a promise result, pending timers): the outcome then goes to `deliver`
+// once the result has settled and no timer is left. abort() and abortMemory() return the
+// outcome of a run that mini-racer had to terminate.
 
 const DEFAULT_OUTPUT_CAP = 65536;
 // Checks for a result promise that can no longer settle back off up to about 250 ms in
@@ -20,6 +21,7 @@ const runState = {
   __proto__: null,
   cap: DEFAULT_OUTPUT_CAP,
   seed: undefined,
+  completion: undefined,
   startedAt: 0,
   finished: false,
   hasResult: false,
@@ -37,7 +39,7 @@ const runState = {
 // The options the worker sends with every run: the output cap and 32 bytes of fresh entropy
 // (hex) for the web crypto API. Unreadable options leave the defaults.
 function parseOptions(optionsJson) {
-  const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined };
+  const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined };
   try {
     const parsed = JSONParse(optionsJson);
     if (parsed === null || typeof parsed !== 'object') return options;
@@ -46,16 +48,30 @@ function parseOptions(optionsJson) {
     if (typeof cap === 'number' && cap >= 0 && NumberIsFinite(cap)) options.cap = MathFloor(cap);
     const seedDescriptor = describe(parsed, 'seed');
     if (seedDescriptor !== undefined && typeof seedDescriptor.value === 'string') options.seed = seedDescriptor.value;
+    options.completion = completionHint(describe(parsed, 'completion'));
   } catch {
     // Unreadable options: use the defaults.
   }
   return options;
 }
 
+// The last statement of the code as the worker's parser found it: [start, end, kind] in UTF-16
+// units, kind 'expression' or 'object' (a block that reads as an object literal, `{ a, b }`).
+function completionHint(descriptor) {
+  if (descriptor === undefined || !ArrayIsArray(descriptor.value) || descriptor.value.length !== 3) return undefined;
+  const start = descriptor.value[0];
+  const end = descriptor.value[1];
+  const kind = descriptor.value[2];
+  if (typeof start !== 'number' || typeof end !== 'number' || !(start >= 0 && end > start)) return undefined;
+  if (kind !== 'expression' && kind !== 'object') return undefined;
+  return { __proto__: null, start, end, kind };
+}
+
 function resetRun(options) {
   const cap = options.cap;
   runState.cap = cap;
   runState.seed = options.seed;
+  runState.completion = options.completion;
   runState.startedAt = DateNow();
   runState.finished = false;
   runState.hasResult = false;
@@ -69,6 +85,7 @@ function resetRun(options) {
   runState.outcome = undefined;
   lineOffset = 0;
   columnShift.line = 0;
+  columnShift.length = RETURN_PREFIX_LENGTH;
   stringKeepChars = MathMax(cap, 1024);
   resetOutput(cap);
   resetTimers();
@@ -86,6 +103,7 @@ function run(code, inputJson, optionsJson, filesPayload) {
 }
 
 function startRun(code, inputJson, optionsJson, filesPayload) {
+  hideEntry();
   resetRun(parseOptions(optionsJson));
   let input;
   if (typeof inputJson === 'string' && inputJson !== '') {
@@ -110,7 +128,7 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
   }
   let value;
   try {
-    value = indirectEval(code + '\n//# sourceURL=' + SCRIPT_NAME);
+    value = indirectEval(scriptSource(code) + '\n//# sourceURL=' + SCRIPT_NAME);
   } catch (error) {
     if (!isParseTimeSyntaxError(error)) return failSynchronously(error);
     if (!StringPrototypeIncludes(code, 'await') && !StringPrototypeIncludes(code, 'return')) {
@@ -129,9 +147,27 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
 
 const AWAIT_WORD = new RegExpCtor('\\bawait\\b');
 
+// The code as a script: a last statement that is a block reading as an object literal
+// (`{ mean, median }`) is wrapped in parentheses, so that, as in Node's REPL, the object is the
+// result rather than the block's last value.
+function scriptSource(code) {
+  const hint = runState.completion;
+  if (hint === undefined || hint.kind !== 'object' || hint.end > code.length) return code;
+  if (StringPrototypeCharCodeAt(code, hint.start) !== 123 || StringPrototypeCharCodeAt(code, hint.end - 1) !== 125) {
+    return code;
+  }
+  const position = positionOf(code, hint.start);
+  columnShift.line = position.line;
+  columnShift.column = position.column;
+  columnShift.length = 1;
+  return StringPrototypeSlice(code, 0, hint.start) + '(' + StringPrototypeSlice(code, hint.start, hint.end) + ')' +
+    StringPrototypeSlice(code, hint.end);
+}
+
 // The model's code compiled (not run) as the body of an async function whose last expression
 // statement is returned when there is one. Undefined when it does not parse, unless `rethrow`.
 function compileAsyncBody(code, rethrow) {
+  columnShift.line = 0;
   let body;
   try {
     body = indirectEval('(async function () {\n' + code + '\n})\n//# sourceURL=' + SCRIPT_NAME);
@@ -139,10 +175,11 @@ function compileAsyncBody(code, rethrow) {
     if (rethrow === true) throw error;
     return undefined;
   }
-  const completion = compileWithCompletion(code);
+  const completion = compileWithCompletion(code, runState.completion);
   if (completion === undefined) return body;
   columnShift.line = completion.line;
   columnShift.column = completion.column;
+  columnShift.length = RETURN_PREFIX_LENGTH;
   return completion.body;
 }
 
@@ -195,8 +232,37 @@ function failSynchronously(error) {
 // argument lists would go through the isolate's Array.prototype).
 let deliver;
 
-function connect(callback) {
-  if (deliver === undefined && typeof callback === 'function') deliver = callback;
+// The global name under which the worker reaches runJob in one evaluation (cheaper than a
+// function call, whose arguments mini-racer passes one thread hop at a time). A random name
+// the worker chose; startRun removes it before any model-written code runs.
+let entryName;
+
+function connect(callback, name) {
+  if (deliver !== undefined || typeof callback !== 'function') return;
+  deliver = callback;
+  if (typeof name === 'string') entryName = name;
+  expose();
+}
+
+// Puts the entry back after a run that did not run model-written code (the warm-up).
+function expose() {
+  if (entryName === undefined) return;
+  ReflectDefineProperty(globalObject, entryName, {
+    __proto__: null, value: runJob, writable: true, configurable: true, enumerable: false,
+  });
+}
+
+function hideEntry() {
+  if (entryName !== undefined) ReflectDeleteProperty(globalObject, entryName);
+}
+
+// run() with the job as one object literal: { code, input, options }.
+function runJob(job) {
+  try {
+    return run(job.code, job.input, job.options, job.files);
+  } catch (error) {
+    return internalFailureOutcome(error);
+  }
 }
 
 function deliverOutcome(text) {

@@ -9,10 +9,11 @@ const FRAME_START = '\n    at ';
 // Lines to subtract in main.js locations: 1 when the code runs as the body of an async
 // function, whose first line is the wrapper's. Set by run(); used only by adjustFrame.
 let lineOffset = 0;
-// Where the runtime inserted `return (` into the model's line (async mode's completion value):
-// columns after it on that line are reported as the model wrote them.
+// Where the runtime inserted text into the model's line (`return (` for async mode's completion
+// value, `(` around a final object literal): columns after it on that line are reported as the
+// model wrote them.
 const RETURN_PREFIX_LENGTH = 'return ('.length;
-const columnShift = { __proto__: null, line: 0, column: 0 };
+const columnShift = { __proto__: null, line: 0, column: 0, length: RETURN_PREFIX_LENGTH };
 
 function isErrorValue(value) {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
@@ -53,7 +54,7 @@ function adjustFrame(frame) {
   if (StringPrototypeStartsWith(frame, evalPrefix) && StringPrototypeEndsWith(frame, ')')) {
     frame = '    at ' + StringPrototypeSlice(frame, evalPrefix.length - SCRIPT_NAME.length - 1, -1);
   }
-  if (lineOffset === 0) return frame;
+  if (lineOffset === 0 && columnShift.line === 0) return frame;
   let result = '';
   let position = 0;
   const needle = SCRIPT_NAME + ':';
@@ -78,7 +79,7 @@ function adjustFrame(frame) {
           columnEnd++;
         }
         let column = NumberParseInt(StringPrototypeSlice(frame, digitsEnd + 1, columnEnd), 10);
-        if (column >= columnShift.column + RETURN_PREFIX_LENGTH) column -= RETURN_PREFIX_LENGTH;
+        if (column >= columnShift.column + columnShift.length) column -= columnShift.length;
         result += ':' + column;
         position = columnEnd;
       }

@@ -34,8 +34,8 @@ def test_source_is_cached_and_leaves_out_comment_lines_but_keeps_the_script_name
 
 
 def test_the_runtime_evaluates_to_an_object_of_its_entry_points(isolate: Isolate) -> None:
-    assert sorted(isolate.api.keys()) == ["abort", "abortMemory", "connect", "run"]
-    for name in ("abort", "abortMemory", "connect", "run"):
+    assert sorted(isolate.api.keys()) == ["abort", "abortMemory", "connect", "expose", "run"]
+    for name in ("abort", "abortMemory", "connect", "expose", "run"):
         assert isinstance(isolate.api[name], JSFunction)
 
 
@@ -68,3 +68,7 @@ def test_console_and_timer_globals_are_the_runtimes(isolate: Isolate) -> None:
         " typeof clearInterval, typeof queueMicrotask, typeof structuredClone].join()"
     )
     assert kinds == ",".join(["function"] * 7)
+
+
+def test_the_runtime_source_is_ascii_so_v8_takes_it_without_conversion() -> None:
+    assert source().isascii()

@@ -29,6 +29,7 @@ INITIALIZE_PARAMS: dict[str, Any] = {
     "clientInfo": {"name": "robustness-tests", "version": "0"},
 }
 
+
 def is_gone(pid: int) -> bool:
     """Whether ``pid`` has ended and been reaped."""
     return process_state(pid) is None
