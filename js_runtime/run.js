@@ -259,7 +259,7 @@ function hideEntry() {
 // run() with the job as one object literal: { code, input, options }.
 function runJob(job) {
   try {
-    return run(job.code, job.input, job.options, job.files);
+    return run(job.code, job.input, job.options);
   } catch (error) {
     return internalFailureOutcome(error);
   }

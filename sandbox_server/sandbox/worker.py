@@ -208,7 +208,8 @@ class _Isolate:
     """A V8 isolate with the runtime evaluated and the memory limit set, ready for one job.
 
     The job starts with one evaluation, ``<entry>({code, input, options})``, under a random global name the runtime
-    removes before the code runs (a function call would pass each argument in a thread hop of its own). An
+    removes before the code runs (a function call would pass each argument in a thread hop of its own); a job
+    with data-folder files calls ``run`` instead, so that megabytes of files are not parsed as source text. An
     outcome that is not ready when the run returns comes back through a mini-racer notification (a native
     function) handed to the runtime before any model-written code runs; after that, the worker calls into the
     isolate only without arguments, since mini-racer builds argument lists with the isolate's own
@@ -282,7 +283,12 @@ class _Isolate:
         """Call the runtime's ``run``: the outcome JSON text, or ``""`` when it is delivered later."""
         assert self._api is not None, "isolate used after close"
         self._delivered = asyncio.get_running_loop().create_future()
-        job = json.dumps({"code": code, "input": input_json, "options": options, "files": files})
+        if files:
+            # Data-folder files can be megabytes: as call arguments they cross without being escaped into
+            # source text and parsed again (the hops cost microseconds against that). No model-written code
+            # has run in this isolate yet, so building the argument list is still safe.
+            return await self._api["run"].cancelable()(code, input_json, options, files)
+        job = json.dumps({"code": code, "input": input_json, "options": options})
         return await self.racer.eval_cancelable(f"{self._entry}({job})")
 
     async def settle(self, deadline: float) -> str:
