@@ -1,0 +1,85 @@
+"""Public holidays for ``date_diff``'s business-day count, from the ``holidays`` package.
+
+The package is imported on first use only: it is a large table of rules, and most calls never need it. Its
+warnings (such as "holidays are known only from 2001 to 2035" for some countries) are data for the caller,
+not log noise, so they are captured and returned with the holidays.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+from typing import Any
+
+from sandbox_server.errors import ToolError
+
+__all__ = ["MAX_HOLIDAY_YEARS", "SkippedHolidays", "supported_countries", "weekday_holidays"]
+
+MAX_HOLIDAY_YEARS = 100
+"""Longest span, in calendar years, over which ``date_diff`` looks up public holidays."""
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedHolidays:
+    """The public holidays falling on Mondays to Fridays of one span, with the calendar they came from."""
+
+    country: str
+    subdivision: str | None
+    days: list[tuple[date, str]]
+    note: str | None
+
+
+@cache
+def supported_countries() -> dict[str, tuple[str, ...]]:
+    """Country code -> its subdivision codes, as the ``holidays`` package knows them."""
+    import holidays
+
+    return {code: tuple(subdivisions) for code, subdivisions in holidays.list_supported_countries().items()}
+
+
+def _calendar(arguments: dict[str, Any]) -> tuple[str, str | None]:
+    """The country and subdivision named by the ``holidays`` argument, checked against the package's lists."""
+    countries = supported_countries()
+    country_text = str(arguments["country"])
+    country = country_text.upper()
+    if country not in countries:
+        raise ToolError(
+            f"Error: holidays.country = {country_text[:20]!r} is not a country the holidays package knows. "
+            f"Use an ISO 3166-1 alpha-2 code, one of: {', '.join(sorted(countries))}."
+        )
+    subdivision_text = arguments.get("subdivision")
+    if subdivision_text is None:
+        return country, None
+    by_upper = {code.upper(): code for code in countries[country]}
+    subdivision = by_upper.get(str(subdivision_text).upper())
+    if subdivision is None:
+        known = ", ".join(countries[country]) if countries[country] else "none (omit subdivision)"
+        raise ToolError(
+            f"Error: holidays.subdivision = {str(subdivision_text)[:20]!r} is not a subdivision of {country}. "
+            f"Known subdivisions of {country}: {known}."
+        )
+    return country, subdivision
+
+
+def weekday_holidays(arguments: dict[str, Any], first: date, last: date) -> SkippedHolidays:
+    """Public holidays on Mondays to Fridays from ``first`` (included) to ``last`` (excluded), ``first <= last``."""
+    country, subdivision = _calendar(arguments)
+    if last.year - first.year >= MAX_HOLIDAY_YEARS:
+        raise ToolError(
+            f"Error: public holidays are looked up for spans of less than {MAX_HOLIDAY_YEARS} calendar years; "
+            f"this one runs from {first.year} to {last.year}. Omit holidays, or split the span."
+        )
+    import holidays
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = holidays.country_holidays(country, subdiv=subdivision, years=range(first.year, last.year + 1))
+    note = "; ".join(dict.fromkeys(str(warning.message) for warning in caught)) or None
+    days = [
+        (day, table[day])
+        for day in sorted(table)
+        if first <= day < last and day.weekday() < 5  # weekends are not business days anyway
+    ]
+    return SkippedHolidays(country, subdivision, days, note)
