@@ -15,7 +15,7 @@ from typing import Any
 
 from sandbox_server.errors import ToolError
 
-__all__ = ["MAX_HOLIDAY_YEARS", "SkippedHolidays", "supported_countries", "weekday_holidays"]
+__all__ = ["MAX_HOLIDAY_YEARS", "NAME_LANGUAGE", "SkippedHolidays", "supported_countries", "weekday_holidays"]
 
 MAX_HOLIDAY_YEARS = 100
 """Longest span, in calendar years, over which ``date_diff`` looks up public holidays."""
@@ -31,12 +31,29 @@ class SkippedHolidays:
     note: str | None
 
 
+NAME_LANGUAGE = "en_US"
+"""Language of holiday names wherever the package has a translation (it has one for every translated country).
+
+Without an explicit language the package picks one from the process's locale variables, so the same call would
+answer in German in one environment and in English in another.
+"""
+
+
 @cache
 def supported_countries() -> dict[str, tuple[str, ...]]:
     """Country code -> its subdivision codes, as the ``holidays`` package knows them."""
     import holidays
 
     return {code: tuple(subdivisions) for code, subdivisions in holidays.list_supported_countries().items()}
+
+
+@cache
+def _translated_countries() -> frozenset[str]:
+    import holidays
+
+    return frozenset(
+        code for code, languages in holidays.list_localized_countries().items() if NAME_LANGUAGE in languages
+    )
 
 
 def _calendar(arguments: dict[str, Any]) -> tuple[str, str | None]:
@@ -75,7 +92,12 @@ def weekday_holidays(arguments: dict[str, Any], first: date, last: date) -> Skip
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        table = holidays.country_holidays(country, subdiv=subdivision, years=range(first.year, last.year + 1))
+        table = holidays.country_holidays(
+            country,
+            subdiv=subdivision,
+            years=range(first.year, last.year + 1),
+            language=NAME_LANGUAGE if country in _translated_countries() else None,
+        )
     note = "; ".join(dict.fromkeys(str(warning.message) for warning in caught)) or None
     days = [
         (day, table[day])

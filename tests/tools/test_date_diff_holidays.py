@@ -158,3 +158,15 @@ def test_business_days_with_holidays_match_counting_day_by_day(start: date, leng
     facts = date_diff({**arguments, "holidays": {"country": "GB", "subdivision": "SCT"}}).structured
     assert facts is not None
     assert facts["business_days"] == expected
+
+
+@pytest.mark.parametrize("variable", ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"])
+def test_holiday_names_do_not_depend_on_the_locale_of_the_process(
+    monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(variable, "de_DE.UTF-8")
+    facts = date_diff({"start": "2024-12-23", "end": "2024-12-27", "holidays": {"country": "DE"}}).structured
+    assert facts is not None
+    assert [day["name"] for day in facts["holidays"]["skipped"]] == ["Christmas Day", "Second Day of Christmas"]
