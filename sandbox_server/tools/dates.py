@@ -280,9 +280,9 @@ def _holidays_facts(skipped: SkippedHolidays) -> dict[str, Any]:
     }
 
 
-def _hours_text(hours: int | float) -> str:
-    """Whole hours as they are; a fraction of an hour is rounded in binary, so say so."""
-    if isinstance(hours, int):
+def _hours_text(hours: int | float, seconds: str) -> str:
+    """Elapsed hours as stated in ``total_hours``, marked as approximate when that number is not exact."""
+    if Fraction(hours) == Fraction(seconds) / 3600:
         return _plural(hours, "hour")
     return f"about {hours} hours"
 
@@ -312,7 +312,7 @@ def _text(structured: dict[str, Any], breakdown: dict[str, Any], sign: int) -> s
         f"{structured['end']}{zone_note}",
         f"Total days: {structured['total_days']} = {_plural(structured['weeks'], 'week')} and "
         f"{_plural(structured['remaining_days'], 'day')}",
-        f"Elapsed: {_hours_text(structured['total_hours'])} = "
+        f"Elapsed: {_hours_text(structured['total_hours'], structured['total_seconds'])} = "
         f"{structured['total_seconds']} second{'' if structured['total_seconds'] in ('1', '-1') else 's'}",
         f"Business days (Monday to Friday, start included, end excluded): {structured['business_days']}"
         + (" (public holidays ignored)" if structured["holidays"] is None else ", public holidays excluded"),

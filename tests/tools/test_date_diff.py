@@ -368,3 +368,15 @@ def test_date_times_in_a_dst_zone_add_up_to_the_exact_elapsed_time(
     rest = timedelta(hours=sign * facts["hours"], minutes=sign * facts["minutes"], seconds=sign * facts["seconds"])
     assert (earlier + calendar).replace(fold=0).astimezone(UTC) + rest == later_instant
     assert rest < timedelta(days=1, hours=1)
+
+
+@pytest.mark.parametrize(
+    ("end", "line"),
+    [
+        pytest.param("2024-01-01T01:30:00", "Elapsed: 1.5 hours = 5400 seconds", id="exact-fraction-of-an-hour"),
+        pytest.param("2024-01-01T00:00:01", "Elapsed: about 0.0002777777777777778 hours = 1 second", id="rounded"),
+        pytest.param("2024-01-01T00:00:00.5", "Elapsed: about 0.0001388888888888889 hours = 0.5 seconds", id="half"),
+    ],
+)
+def test_the_elapsed_line_marks_hours_that_are_rounded_and_gives_exact_seconds(end: str, line: str) -> None:
+    assert date_diff({"start": "2024-01-01T00:00:00", "end": end}).text.splitlines()[3] == line
