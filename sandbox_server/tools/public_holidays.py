@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from functools import cache
 from typing import Any
 
@@ -19,6 +19,7 @@ __all__ = ["MAX_HOLIDAY_YEARS", "NAME_LANGUAGE", "SkippedHolidays", "supported_c
 
 MAX_HOLIDAY_YEARS = 100
 """Longest span, in calendar years, over which ``date_diff`` looks up public holidays."""
+ONE_DAY = timedelta(days=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,17 @@ def weekday_holidays(arguments: dict[str, Any], first: date, last: date) -> Skip
             years=range(first.year, last.year + 1),
             language=NAME_LANGUAGE if country in _translated_countries() else None,
         )
-    note = "; ".join(dict.fromkeys(str(warning.message) for warning in caught)) or None
+    notes = [str(warning.message) for warning in caught]
+    # Outside the years its rules cover the package returns no holidays at all, without a warning.
+    known_from, known_to = int(table.start_year), int(table.end_year)
+    last_counted = last - ONE_DAY if last > first else first
+    if first.year < known_from or last_counted.year > known_to:
+        where = country + (f"-{subdivision}" if subdivision else "")
+        notes.append(
+            f"The holiday data for {where} covers {known_from} to {known_to}; days outside those years were "
+            "counted without public holidays."
+        )
+    note = "; ".join(dict.fromkeys(notes)) or None
     days = [
         (day, table[day])
         for day in sorted(table)

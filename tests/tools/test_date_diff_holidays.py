@@ -170,3 +170,33 @@ def test_holiday_names_do_not_depend_on_the_locale_of_the_process(
     facts = date_diff({"start": "2024-12-23", "end": "2024-12-27", "holidays": {"country": "DE"}}).structured
     assert facts is not None
     assert [day["name"] for day in facts["holidays"]["skipped"]] == ["Christmas Day", "Second Day of Christmas"]
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [
+        pytest.param("1950-01-01", "1950-02-01", id="before-the-rules-begin"),
+        pytest.param("2100-12-01", "2101-01-02", id="after-the-rules-end"),
+    ],
+)
+def test_years_the_holiday_rules_do_not_cover_are_named_in_a_note(start: str, end: str) -> None:
+    facts = date_diff({"start": start, "end": end, "holidays": {"country": "DE"}}).structured
+    assert facts is not None
+    table = holidays.country_holidays("DE")
+    assert facts["holidays"]["note"] == (
+        f"The holiday data for DE covers {table.start_year} to {table.end_year}; days outside those years were "
+        "counted without public holidays."
+    )
+
+
+@pytest.mark.parametrize("day", ["0001-01-01", "9999-12-31"])
+def test_an_empty_span_at_either_end_of_the_calendar_has_no_business_days_and_no_error(day: str) -> None:
+    facts = date_diff({"start": day, "end": day, "holidays": {"country": "US"}}).structured
+    assert facts is not None
+    assert (facts["business_days"], facts["holidays"]["skipped"]) == (0, [])
+
+
+def test_the_last_covered_year_needs_no_note() -> None:
+    facts = date_diff({"start": "2100-12-01", "end": "2101-01-01", "holidays": {"country": "DE"}}).structured
+    assert facts is not None
+    assert facts["holidays"]["note"] is None
