@@ -9,13 +9,16 @@ import contextlib
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import anyio
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
+from sandbox_server.client_errors import HttpFailures, explain_failure
 from sandbox_server.settings import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -141,6 +144,22 @@ def _settings_from(args: argparse.Namespace) -> Settings:
     return Settings(**given)
 
 
+def _configuration_problem(error: ErrorDetails, args: argparse.Namespace) -> str:
+    """One settings error, naming what the user set: the flag if one was given, else the environment variable."""
+    message = error["msg"].removeprefix("Value error, ")
+
+    def source(field: str) -> str:
+        return f"--{field.replace('_', '-')}" if getattr(args, field, None) is not None else f"SANDBOX_{field.upper()}"
+
+    if not error["loc"]:  # a rule across settings: name each setting it mentions as the user would set it
+        return re.sub(
+            r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: source(m[0]) if m[0] in Settings.model_fields else m[0], message
+        )
+    field = str(error["loc"][0])
+    shown = "" if field == "auth_token" else f" = {error['input']!r}"
+    return f"{source(field)}{shown}: {message}"
+
+
 def _configure_logging(level: str) -> None:
     logging.basicConfig(
         stream=sys.stderr,
@@ -196,7 +215,9 @@ def _call_arguments(args: argparse.Namespace) -> dict[str, Any] | None:
     return arguments
 
 
-async def _connect(stack: contextlib.AsyncExitStack, args: argparse.Namespace, settings: Settings) -> Any:
+async def _connect(
+    stack: contextlib.AsyncExitStack, args: argparse.Namespace, settings: Settings, http_failures: HttpFailures
+) -> Any:
     """A client connected to the server at ``--url``, or to one started for the purpose over stdio."""
     from mcp import Client, StdioServerParameters
 
@@ -208,6 +229,7 @@ async def _connect(stack: contextlib.AsyncExitStack, args: argparse.Namespace, s
         token = settings.auth_token.get_secret_value() if settings.auth_token else None
         headers = {"Authorization": f"Bearer {token}"} if token else None
         http_client = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+        http_failures.attach(http_client)
         target = streamable_http_client(args.url, http_client=http_client)
     else:
         target = StdioServerParameters(
@@ -216,13 +238,13 @@ async def _connect(stack: contextlib.AsyncExitStack, args: argparse.Namespace, s
     return await stack.enter_async_context(Client(target, mode="legacy"))
 
 
-async def _resources_command(args: argparse.Namespace, settings: Settings) -> int:
+async def _resources_command(args: argparse.Namespace, settings: Settings, http_failures: HttpFailures) -> int:
     from mcp.shared.exceptions import MCPError
 
     from sandbox_server.resources import SCHEME, uri_of
 
     async with contextlib.AsyncExitStack() as stack:
-        client = await _connect(stack, args, settings)
+        client = await _connect(stack, args, settings, http_failures)
         if client.server_capabilities is None or client.server_capabilities.resources is None:
             sys.stderr.write("sandbox-server: the server publishes no resources; start it with --data-dir PATH\n")
             return 2
@@ -262,9 +284,11 @@ async def _resources_command(args: argparse.Namespace, settings: Settings) -> in
     return 0
 
 
-async def _tools_command(args: argparse.Namespace, settings: Settings, arguments: dict[str, Any]) -> int:
+async def _tools_command(
+    args: argparse.Namespace, settings: Settings, arguments: dict[str, Any], http_failures: HttpFailures
+) -> int:
     async with contextlib.AsyncExitStack() as stack:
-        client = await _connect(stack, args, settings)
+        client = await _connect(stack, args, settings, http_failures)
         if args.tools_command == "list":
             listed = await client.list_tools()
             if args.json:
@@ -313,9 +337,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     try:
         settings = _settings_from(args)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in error['loc']) or 'settings'}: {error['msg']}" for error in exc.errors()
-        )
+        problems = "; ".join(_configuration_problem(error, args) for error in exc.errors())
         sys.stderr.write(f"sandbox-server: invalid configuration: {problems}\n")
         return 2
     _configure_logging(settings.log_level if args.command in (None, "serve") else "warning")
@@ -323,16 +345,20 @@ def run(argv: Sequence[str] | None = None) -> int:
         arguments = _call_arguments(args)
         if arguments is None:
             return 2
+        http_failures = HttpFailures()
         try:
-            return anyio.run(_tools_command, args, settings, arguments)
+            return anyio.run(_tools_command, args, settings, arguments, http_failures)
         except Exception as exc:
-            sys.stderr.write(f"sandbox-server: the call failed: {exc}\n")
+            reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
+            sys.stderr.write(f"sandbox-server: {reason}\n")
             return 1
     if args.command == "resources":
+        http_failures = HttpFailures()
         try:
-            return anyio.run(_resources_command, args, settings)
+            return anyio.run(_resources_command, args, settings, http_failures)
         except Exception as exc:
-            sys.stderr.write(f"sandbox-server: the request failed: {exc}\n")
+            reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
+            sys.stderr.write(f"sandbox-server: {reason}\n")
             return 1
     anyio.run(_serve, settings, getattr(args, "drain_timeout", None))
     return 0

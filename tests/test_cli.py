@@ -91,8 +91,8 @@ def test_version_names_package_mini_racer_and_v8() -> None:
 @pytest.mark.parametrize(
     ("args", "env", "fragment"),
     [
-        pytest.param(["serve", "--memory-limit-mb", "1"], {}, "memory_limit_mb", id="flag-too-small"),
-        pytest.param(["serve"], {"SANDBOX_WORKERS": "lots"}, "workers", id="env-not-a-number"),
+        pytest.param(["serve", "--memory-limit-mb", "1"], {}, "--memory-limit-mb = 1", id="flag-too-small"),
+        pytest.param(["serve"], {"SANDBOX_WORKERS": "lots"}, "SANDBOX_WORKERS", id="env-not-a-number"),
         pytest.param(["serve", "--timezone", "Mars/Olympus"], {}, "Mars/Olympus", id="unknown-zone"),
         pytest.param(
             ["serve", "--default-timeout-ms", "9000", "--max-timeout-ms", "1000"], {}, "must not exceed", id="order"

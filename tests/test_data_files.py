@@ -223,7 +223,7 @@ async def test_the_tool_stays_read_only_and_closed_world(data_client: Client) ->
     assert tool.annotations.read_only_hint is True
     assert tool.annotations.open_world_hint is False
     assert "files" in tool.input_schema["properties"]
-    assert "files['sales/2025.csv']" in (tool.description or "")
+    assert "files['sales.csv'].rows" in (tool.description or "")
 
 
 async def test_without_files_the_global_does_not_exist(data_client: Client) -> None:
@@ -422,3 +422,9 @@ def test_an_empty_data_dir_setting_means_no_folder_not_the_current_directory(mon
     assert Settings().data_dir is None
     monkeypatch.setenv("SANDBOX_DATA_DIR", "  ")
     assert Settings().data_dir is None
+
+
+async def test_the_catalogue_with_a_data_folder_still_fits_the_token_budget(data_client: Client) -> None:
+    from .tools.test_catalogue_budget import CATALOGUE_BUDGET, tokens
+
+    assert tokens((await data_client.list_tools()).tools) <= CATALOGUE_BUDGET

@@ -78,7 +78,7 @@ async def test_unknown_tool_is_a_jsonrpc_invalid_params_error(client: Client) ->
     [
         pytest.param("add", {"a": 1}, ["missing required argument 'b'"], id="missing"),
         pytest.param("add", {"a": 1, "b": 2, "c": 3}, ["unexpected argument 'c'", "a, b"], id="extra"),
-        pytest.param("add", {"a": 1.5, "b": "x"}, ["'a'", "1.5", "'b'", '"x"'], id="every-bad-field-named"),
+        pytest.param("add", {"a": True, "b": [1]}, ["'a'", "true", "'b'", "[1]"], id="every-bad-field-named"),
         pytest.param("execute_js", {"code": ""}, ["'code'"], id="empty-code"),
         pytest.param("execute_js", {"code": "1", "timeout_ms": "5"}, ["'timeout_ms'", "integer"], id="string-timeout"),
         pytest.param("execute_js", {"code": "1", "timeout_ms": 0}, ["'timeout_ms'", "minimum"], id="zero-timeout"),

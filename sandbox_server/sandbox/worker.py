@@ -43,6 +43,7 @@ from py_mini_racer import (
     JSParseException,
     JSPromiseError,
     JSTimeoutException,
+    JSUndefined,
     JSValueError,
     LibAlreadyInitializedError,
     LibNotFoundError,
@@ -78,6 +79,7 @@ from sandbox_server.sandbox.protocol import (
     outcome_message,
     ready_message,
 )
+from sandbox_server.sandbox.source import Statement, Unsupported, analyze
 
 __all__ = ["error_kind", "main", "syntax_error_position", "v8_flags"]
 
@@ -102,6 +104,9 @@ WATCH_INTERVAL_S = 0.01
 PRESSURE_SHARE = 0.5
 """Share of the data allowance in use at which the pool is told a job presses on memory (so that a native
 crash that follows, ICU's for one, is reported as running out of memory)."""
+STUCK_AFTER_LIMIT_S = 0.5
+"""How long a job may go on after reaching the heap limit (mini-racer then terminates it) before it counts as
+stuck in native code and is stopped as out of memory."""
 STOP_RESERVE_BYTES = 16 * MIB
 """A job is stopped as out of memory when its process's data size comes this close to ``RLIMIT_DATA``."""
 RECYCLE_GROWTH_BYTES = 64 * MIB
@@ -133,6 +138,7 @@ _OFF_HEAP_FAILURES = (
     "Unable to grow instance memory",
     ": Out of memory",
 )
+
 
 class _DataLimitNear(Exception):
     """The process's data size came within :data:`STOP_RESERVE_BYTES` of its ``RLIMIT_DATA``."""
@@ -222,6 +228,22 @@ class _Isolate:
         self._channel = channel
         self._delivered: asyncio.Future[str] | None = None
         self._entry = "__job_" + secrets.token_hex(12)
+        self._no_arguments: JSArray | None = None
+        self.stuck = False
+        """Whether the isolate stayed busy after its job was stopped (disposing of it may then hang)."""
+
+    async def call_bare(self, name: str) -> Any:
+        """Call the runtime function ``name`` without arguments, on the cancelable path only.
+
+        mini-racer's own calls first evaluate ``[]`` synchronously for the argument list, which blocks the whole
+        event loop while the isolate is busy in code that termination cannot stop (a native allocation); an
+        empty list made while the isolate was idle serves every call (mini-racer 0.14).
+        """
+        assert self._api is not None and self._no_arguments is not None, "isolate used after close"
+        context = self.racer._ctx
+        assert context is not None
+        handles = [context._python_to_value_handle(item) for item in (self._api[name], JSUndefined, self._no_arguments)]
+        return await context._run_cancelable_mr_task(context._dll.mr_call_function, *(h.raw for h in handles))
 
     @classmethod
     async def prepare(cls, limits: SandboxLimits, *, warm_up: bool = True) -> _Isolate:
@@ -240,6 +262,10 @@ class _Isolate:
                     raise ProtocolError(f"the runtime object lacks the function {name}")
                 api[name] = function
             isolate = cls(racer, api, channel)
+            empty = await racer.eval_cancelable("[]")
+            if not isinstance(empty, JSArray):
+                raise ProtocolError("the isolate could not make an empty list")
+            isolate._no_arguments = empty
             notification = channel.enter_context(_notification(racer, isolate._on_delivery))
             await asyncio.wait_for(api["connect"].cancelable()(notification, isolate._entry), PREPARE_TIMEOUT_S)
         except BaseException:
@@ -269,7 +295,7 @@ class _Isolate:
         assert self._api is not None, "isolate used after close"
         try:
             text = await asyncio.wait_for(self.start(WARM_UP_CODE, "", _run_options(limits)), PREPARE_TIMEOUT_S)
-            await asyncio.wait_for(self._api["expose"].cancelable()(), PREPARE_TIMEOUT_S)
+            await asyncio.wait_for(self.call_bare("expose"), PREPARE_TIMEOUT_S)
         except (MiniRacerBaseException, TimeoutError):
             return False
         outcome = _parse_outcome(text, limits.output_cap_bytes)
@@ -315,14 +341,17 @@ class _Isolate:
 
         Returns None when the runtime cannot answer (its heap may still be full).
         """
-        assert self._api is not None, "isolate used after close"
-        abort = self._api["abortMemory" if kind == "memory" else "abort"]
+        name = "abortMemory" if kind == "memory" else "abort"
         for _ in range(ABORT_ATTEMPTS):
             try:
-                text = await asyncio.wait_for(abort.cancelable()(), ABORT_TIMEOUT_S)
-            except (MiniRacerBaseException, TimeoutError):
+                text = await asyncio.wait_for(self.call_bare(name), ABORT_TIMEOUT_S)
+            except TimeoutError:
+                continue
+            except MiniRacerBaseException:
                 continue
             return _parse_outcome(text, output_cap)
+        # The isolate never answered: it is still busy in code termination cannot stop.
+        self.stuck = True
         return None
 
     async def locate_syntax_error(self, code: str, mode: str) -> tuple[int, int] | None:
@@ -340,6 +369,7 @@ class _Isolate:
         """Dispose of the isolate; may hang if code still runs in it (the pool's watchdog covers that)."""
         # Handles first: they belong to the isolate and must not outlive it.
         self._api = None
+        self._no_arguments = None
         self._channel.close()
         self.racer.close()
 
@@ -390,12 +420,44 @@ def _notification(racer: MiniRacer, on_call: Callable[[Any], None]) -> Iterator[
         yield function
 
 
-def _run_options(limits: SandboxLimits, *, seed: bool = False) -> str:
-    """The options of one run; ``seed`` adds 32 bytes of fresh operating-system entropy for the web crypto API."""
+def _run_options(limits: SandboxLimits, *, seed: bool = False, completion: list[Any] | None = None) -> str:
+    """The options of one run.
+
+    Args:
+        limits: The output cap comes from them.
+        seed: Add 32 bytes of fresh operating-system entropy for the web crypto API.
+        completion: The last statement as ``[start, end, kind]`` in UTF-16 units, for a REPL-like result.
+    """
     options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
     if seed:
         options["seed"] = os.urandom(32).hex()
+    if completion is not None:
+        options["completion"] = completion
     return json.dumps(options)
+
+
+def _utf16_index(code: str, index: int) -> int:
+    return index if code.isascii() else len(code[:index].encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _completion_hint(code: str, statement: Statement | None) -> list[Any] | None:
+    if statement is None or statement.kind == "other":
+        return None
+    kind = "object" if statement.kind == "object_literal_block" else "expression"
+    return [_utf16_index(code, statement.start), _utf16_index(code, statement.end), kind]
+
+
+def _unsupported_outcome(unsupported: Unsupported) -> Outcome:
+    """The outcome of TypeScript that cannot run as JavaScript: a syntax error saying what to write instead."""
+    error: ErrorInfo = {
+        "kind": "syntax",
+        "name": "SyntaxError",
+        "message": unsupported.message,
+        "line": unsupported.line,
+        "column": unsupported.column,
+        "stack": None,
+    }
+    return failure_outcome(error, 0.0)
 
 
 def _parse_outcome(text: Any, output_cap: int) -> dict[str, Any] | None:
@@ -437,16 +499,27 @@ class _DataBounds:
     stop_at: int
 
 
-async def _watch_data(bounds: _DataBounds, on_pressure: Callable[[], None]) -> None:
-    """Return once the process's data size reaches ``bounds.stop_at``; call ``on_pressure`` once on the way.
+async def _watch_memory(isolate: _Isolate, bounds: _DataBounds | None, on_pressure: Callable[[], None]) -> None:
+    """Return when the running job must be stopped for memory; call ``on_pressure`` once on the way.
 
     Memory outside the V8 heap (ICU's objects, buffers) is invisible to the heap limit; when it uses up
-    ``RLIMIT_DATA``, ICU crashes the process instead of throwing. Stopping the job first turns that into a
-    memory error; if the crash is quicker than this watch, the pool, told of the pressure, reports it as one.
+    ``RLIMIT_DATA``, ICU crashes the process instead of throwing. Stopping the job when the process's data size
+    reaches ``bounds.stop_at`` turns that into a memory error; if the crash is quicker than this watch, the
+    pool, told of the pressure, reports it as one. A job still running :data:`STUCK_AFTER_LIMIT_S` after the
+    heap limit was reached is inside one native call that termination cannot stop (``new
+    Array(1e9).fill(0)``), which would only end in V8's fatal error much later: it is stopped here too.
     """
     warned = False
+    limit_seen_at: float | None = None
+    loop = asyncio.get_running_loop()
     while True:
         await asyncio.sleep(WATCH_INTERVAL_S)
+        if isolate.memory_limit_reached():
+            limit_seen_at = limit_seen_at or loop.time()
+            if loop.time() - limit_seen_at >= STUCK_AFTER_LIMIT_S:
+                return
+        if bounds is None:
+            continue
         size = _vm_data_bytes()
         if not warned and size >= bounds.pressure_at:
             warned = True
@@ -464,12 +537,12 @@ async def _run_job(
     return value
 
 
-async def _guarded(job: Awaitable[Any], bounds: _DataBounds | None, on_pressure: Callable[[], None]) -> Any:
-    """``job``'s value, unless the data watch ends first: then the job is cancelled (which terminates the code)."""
+async def _guarded(
+    isolate: _Isolate, job: Awaitable[Any], bounds: _DataBounds | None, on_pressure: Callable[[], None]
+) -> Any:
+    """``job``'s value, unless the memory watch ends first: then the job is cancelled (which terminates the code)."""
     task = asyncio.ensure_future(job)
-    if bounds is None:
-        return await task
-    watch = asyncio.ensure_future(_watch_data(bounds, on_pressure))
+    watch = asyncio.ensure_future(_watch_memory(isolate, bounds, on_pressure))
     try:
         await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -491,8 +564,12 @@ async def _execute(
 ) -> Outcome:
     """Run one job in ``isolate`` and build its outcome; never raises for anything the code does."""
     code, input_json = _engine_text(request["code"], request["input"])
+    analysis = analyze(code)
+    if analysis.unsupported is not None:
+        return _unsupported_outcome(analysis.unsupported)
+    code = analysis.code
     timeout_ms: int = request["timeoutMs"]
-    options = _run_options(limits, seed=True)
+    options = _run_options(limits, seed=True, completion=_completion_hint(code, analysis.last_statement))
     loop = asyncio.get_running_loop()
     started = loop.time()
 
@@ -502,7 +579,7 @@ async def _execute(
     try:
         files = request.get("files", "")
         job = _run_job(isolate, code, input_json, options, started + timeout_ms / 1000, timeout_ms / 1000, files)
-        value = await _guarded(job, bounds, on_pressure)
+        value = await _guarded(isolate, job, bounds, on_pressure)
     except Exception as exc:
         kind = error_kind(exc, memory_limit_reached=isolate.memory_limit_reached())
         if kind == "crashed":
@@ -677,6 +754,12 @@ async def _serve(limits: SandboxLimits, out_fd: int) -> None:
             outcome = await _execute(isolate, request, limits, bounds, warn)
             channel.send(outcome_message(job_id, outcome))
             jobs += 1
+            if isolate.stuck:
+                # Disposing of an isolate that is still running would wait for it: make way for a fresh process.
+                reason = "its isolate stayed busy in native code after its job was stopped"
+                channel.send({"op": "retire", "reason": reason})
+                sys.stderr.flush()
+                os._exit(0)
             isolate.close()
             isolate = await _Isolate.prepare(limits)
             reason = _retirement(jobs, bounds)

@@ -1,4 +1,4 @@
-"""Exact arithmetic: ``add`` for integers of any size and ``divide`` as exact rational division.
+"""Exact arithmetic: ``add`` for integers and decimals of any size and ``divide`` as exact rational division.
 
 Numbers are carried as ``decimal.Decimal`` (exact for every value a decimal string can write) and
 ``fractions.Fraction``, never as binary floats. A JSON number that arrives as a Python float is read through its
@@ -10,7 +10,21 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_EVEN, Context, Decimal, Inexact, InvalidOperation
+from decimal import (
+    MAX_EMAX,
+    MIN_EMIN,
+    ROUND_CEILING,
+    ROUND_DOWN,
+    ROUND_FLOOR,
+    ROUND_HALF_DOWN,
+    ROUND_HALF_EVEN,
+    ROUND_HALF_UP,
+    ROUND_UP,
+    Context,
+    Decimal,
+    Inexact,
+    InvalidOperation,
+)
 from fractions import Fraction
 from typing import Any
 
@@ -21,23 +35,30 @@ from sandbox_server.results import ToolResult, ok
 __all__ = [
     "ADD",
     "DEFAULT_PRECISION",
+    "DEFAULT_ROUNDING",
     "DIVIDE",
+    "MAX_ADD_CHARS",
     "MAX_DECIMAL_CHARS",
     "MAX_EXPONENT",
     "MAX_INTEGER_DIGITS",
     "MAX_PRECISION",
+    "ROUNDING_MODES",
     "add",
     "divide",
 ]
 
 MAX_INTEGER_DIGITS = 10_000
-"""Most digits ``add`` accepts in one operand."""
+"""Most digits ``add`` accepts in one operand, as written out in full (``1e-30`` is 31 digits: ``0.000...1``)."""
+MAX_ADD_CHARS = 10_010
+"""Longest decimal string ``add`` accepts: the digits plus a sign, a point and an exponent."""
 FLOAT_INTEGER_LIMIT = 2**53
 """Above this a JSON number may have been rounded by the sender's float parser, so big integers must be strings."""
 DEFAULT_PRECISION = 34
 """Significant digits of ``divide``'s rounded result when the caller names none (IEEE 754 decimal128)."""
 MAX_PRECISION = 1_000
-"""The largest ``precision`` a caller may ask ``divide`` for."""
+"""The largest ``precision`` or ``decimal_places`` a caller may ask ``divide`` for."""
+DEFAULT_ROUNDING = "half-even"
+"""How ``divide`` rounds when the caller names no mode: ties to even, as IEEE 754 and the ``decimal`` module do."""
 MAX_DECIMAL_CHARS = 1_100
 """Longest decimal string ``divide`` accepts as an operand."""
 MAX_EXPONENT = 1_000
@@ -46,11 +67,13 @@ MAX_EXPANSION_CHARS = 2_000
 """Longest exact decimal expansion ``divide`` writes out; beyond it only the fraction is exact."""
 
 INTEGER_PATTERN = r"^[+-]?[0-9]+$"
+PLAIN_DECIMAL_PATTERN = r"^-?[0-9]+(?:\.[0-9]+)?$"
 DECIMAL_PATTERN = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
 _DECIMAL = re.compile(DECIMAL_PATTERN)
 _INTEGER_LIMIT = 10**MAX_INTEGER_DIGITS
-# Exact integer addition: enough digits that no sum of two accepted operands is ever rounded.
-_EXACT = Context(prec=MAX_INTEGER_DIGITS + 2, rounding=ROUND_HALF_EVEN, traps=[Inexact, InvalidOperation])
+# Exact addition: enough digits that no sum of two accepted operands is ever rounded (one operand's integer
+# digits plus the other's fraction digits, and a carry).
+_EXACT = Context(prec=2 * MAX_INTEGER_DIGITS + 2, rounding=ROUND_HALF_EVEN, traps=[Inexact, InvalidOperation])
 
 
 def integer_text(value: int) -> str:
@@ -66,77 +89,95 @@ def _fraction_text(value: Fraction) -> str:
 # --- add ---------------------------------------------------------------------------------------------------------
 
 
-def _integer_operand(name: str, value: Any) -> Decimal:
-    """Read one ``add`` operand as an exact integral Decimal."""
+def _addend(name: str, value: Any) -> Decimal:
+    """Read one ``add`` operand exactly: an integer or a decimal, at most ``MAX_INTEGER_DIGITS`` digits written out."""
     if isinstance(value, bool):
-        raise ToolError(f"Error: {name} must be an integer or a string of digits, not the boolean {value!r}.")
+        raise ToolError(f"Error: {name} must be a number or a decimal string, not the boolean {value!r}.")
     if isinstance(value, float):
-        if not value.is_integer():
-            raise ToolError(f"Error: {name} = {value!r} is not an integer; add only sums integers.")
-        if abs(value) > FLOAT_INTEGER_LIMIT:
+        if not math.isfinite(value):
+            raise ToolError(f"Error: {name} = {value!r} is not a finite number.")
+        if value.is_integer() and abs(value) > FLOAT_INTEGER_LIMIT:
             raise ToolError(
                 f"Error: {name} = {value!r} arrived as a floating-point number, which may already have lost digits "
-                f'above 2^53; pass big integers as strings of digits, e.g. "{int(value)}".'
+                f'above 2^53; pass big numbers as strings of digits, e.g. "{int(value)}".'
             )
-        value = int(value)
+        # 3.0 is the integer 3 (JSON Schema treats them as equal); other floats by their shortest decimal form.
+        value = int(value) if value.is_integer() else repr(value)
     if isinstance(value, int):
         if abs(value) >= _INTEGER_LIMIT:
             raise ToolError(f"Error: {name} has more than {MAX_INTEGER_DIGITS} digits; that is the most add accepts.")
         return Decimal(value)
-    if isinstance(value, str):
-        if not re.fullmatch(INTEGER_PATTERN, value):
-            raise ToolError(
-                f"Error: {name} = {value[:50]!r} is not an integer; use decimal digits with an optional sign, "
-                'e.g. "-123456789012345678901234567890".'
-            )
-        if len(value.lstrip("+-")) > MAX_INTEGER_DIGITS:
-            raise ToolError(f"Error: {name} has more than {MAX_INTEGER_DIGITS} digits; that is the most add accepts.")
-        return Decimal(value)
-    raise ToolError(f"Error: {name} must be an integer or a string of digits.")
+    if not isinstance(value, str):
+        raise ToolError(f"Error: {name} must be a number or a decimal string.")
+    shown = value if len(value) <= 60 else value[:57] + "..."
+    if _DECIMAL.fullmatch(value) is None:
+        raise ToolError(
+            f"Error: {name} = {shown!r} is not a decimal number; write digits with an optional sign, decimal point "
+            'and exponent, e.g. "-12.50", "1e-30" or "123456789012345678901234567890".'
+        )
+    exponent = re.search(r"[eE]([+-]?[0-9]+)$", value)
+    # An exponent of six or more digits writes out more digits than add accepts, unless the number is zero;
+    # checking it first avoids building a number with a billion zeros.
+    if exponent is not None and len(exponent.group(1).lstrip("+-").lstrip("0")) > 5:
+        mantissa = value[: exponent.start()]
+        if re.search(r"[1-9]", mantissa):
+            raise ToolError(_too_long(name))
+        return Decimal(0)
+    number = Decimal(value)
+    if _written_digits(number) > MAX_INTEGER_DIGITS:
+        raise ToolError(_too_long(name))
+    return number
+
+
+def _too_long(name: str) -> str:
+    return (
+        f"Error: {name} has more than {MAX_INTEGER_DIGITS} digits when written out in full; that is the most add "
+        "accepts."
+    )
+
+
+def _written_digits(number: Decimal) -> int:
+    """Digits of the plain (non-scientific) form, counting a leading ``0`` before the point."""
+    _, digits, exponent = number.as_tuple()
+    assert isinstance(exponent, int)
+    if exponent >= 0:
+        return len(digits) + exponent
+    return max(len(digits), -exponent + 1)
 
 
 def _plain(value: Decimal) -> str:
-    """An integral Decimal as digits, with no negative zero."""
-    return "0" if value == 0 else str(value)
+    """A Decimal written out in full, never in scientific notation, with no negative zero."""
+    text = f"{value:f}"
+    return text[1:] if text.startswith("-") and not value else text
 
 
 def add(arguments: dict[str, Any]) -> ToolResult:
-    """Sum two integers exactly."""
-    a = _integer_operand("a", arguments["a"])
-    b = _integer_operand("b", arguments["b"])
+    """Sum two integers or decimals exactly."""
+    a = _addend("a", arguments["a"])
+    b = _addend("b", arguments["b"])
     total = _EXACT.add(a, b)
     result, a_text, b_text = _plain(total), _plain(a), _plain(b)
-    digits = len(result.lstrip("-"))
+    digits = sum(character.isdigit() for character in result)
     shown_b = f"({b_text})" if b_text.startswith("-") else b_text
     text = f"Result: {result}\n{a_text} + {shown_b} = {result} ({digits} digit{'s' if digits != 1 else ''})"
     return ok(text, {"result": result, "digits": digits, "a": a_text, "b": b_text})
 
 
-def _integer_argument(description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "anyOf": [
-            {"type": "integer"},
-            {"type": "string", "pattern": INTEGER_PATTERN, "maxLength": MAX_INTEGER_DIGITS + 1},
-        ],
-    }
+def _number_argument(description: str, max_length: int) -> dict[str, Any]:
+    # No pattern: the handler's message for a malformed string says more than a regular expression would.
+    return {"type": ["number", "string"], "maxLength": max_length, "description": description}
 
 
 ADD = ToolSpec(
     name="add",
-    title="Add integers exactly",
+    title="Add numbers exactly",
     description=f"""\
-Add two integers exactly, whatever their size. Use it instead of adding in your head, especially for long \
-numbers, where mental arithmetic and floating point both drop digits.
+Add two integers or decimals exactly, whatever their size, never through binary floating point (0.1 + 0.2 is \
+0.3). Use it for any sum whose digits matter: money, long numbers, totals to check.
 
-Each operand is a JSON integer or a string of decimal digits with an optional sign (up to \
-{MAX_INTEGER_DIGITS} digits). Pass integers beyond 2^53 (9007199254740992) as strings: many clients turn \
-large JSON numbers into floats and silently round them. A JSON number with a zero fraction such as 3.0 counts as \
-the integer 3 (JSON Schema treats them as equal), but only up to 2^53; other fractions, booleans and strings such \
-as "1.5" or "abc" are rejected.
-
-The result is the exact sum as a string of digits (`result`), its number of digits without the sign (`digits`), \
-and the operands as read (`a`, `b`).
+Operands: JSON numbers or decimal strings ("-12.50", "1e-30"), up to {MAX_INTEGER_DIGITS} digits written out. \
+Pass integers beyond 2^53 and precise decimals as strings: clients may round big JSON numbers. The sum keeps \
+the operands' decimal places (12.50 + 0.5 = 13.00).
 
 Example: {{"a": "123456789012345678901234567890", "b": -30}} gives Result: 123456789012345678901234567860.""",
     input_schema={
@@ -144,8 +185,8 @@ Example: {{"a": "123456789012345678901234567890", "b": -30}} gives Result: 12345
         "additionalProperties": False,
         "required": ["a", "b"],
         "properties": {
-            "a": _integer_argument("First addend: a JSON integer, or a string of digits with optional sign."),
-            "b": _integer_argument("Second addend: a JSON integer, or a string of digits with optional sign."),
+            "a": _number_argument("First addend.", MAX_ADD_CHARS),
+            "b": _number_argument("Second addend.", MAX_ADD_CHARS),
         },
     },
     output_schema={
@@ -153,10 +194,18 @@ Example: {{"a": "123456789012345678901234567890", "b": -30}} gives Result: 12345
         "additionalProperties": False,
         "required": ["result", "digits", "a", "b"],
         "properties": {
-            "result": {"type": "string", "pattern": INTEGER_PATTERN, "description": "The exact sum a + b."},
-            "digits": {"type": "integer", "minimum": 1, "description": "Number of digits of the sum, sign excluded."},
-            "a": {"type": "string", "description": "The first operand as read, in canonical decimal form."},
-            "b": {"type": "string", "description": "The second operand as read, in canonical decimal form."},
+            "result": {
+                "type": "string",
+                "pattern": PLAIN_DECIMAL_PATTERN,
+                "description": "The exact sum a + b, written out in full (no exponent).",
+            },
+            "digits": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Number of digits written in `result`, sign and decimal point excluded.",
+            },
+            "a": {"type": "string", "description": "The first operand as read, written out in full."},
+            "b": {"type": "string", "description": "The second operand as read, written out in full."},
         },
     },
     handler=pure(add),
@@ -259,27 +308,86 @@ def _expansion(value: Fraction) -> str | None:
             return None
 
 
-def _precision(value: Any) -> int:
+ROUNDING_MODES = {
+    "half-even": (ROUND_HALF_EVEN, "ties to even"),
+    "half-up": (ROUND_HALF_UP, "ties away from zero"),
+    "half-down": (ROUND_HALF_DOWN, "ties toward zero"),
+    "down": (ROUND_DOWN, "toward zero"),
+    "up": (ROUND_UP, "away from zero"),
+    "floor": (ROUND_FLOOR, "toward negative infinity"),
+    "ceiling": (ROUND_CEILING, "toward positive infinity"),
+}
+"""``divide``'s rounding choices: the ``decimal`` module's mode and how the result text describes it."""
+
+
+def _digit_count(name: str, value: Any, lowest: int) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_PRECISION:
-        raise ToolError(f"Error: precision = {value!r} is not allowed; use an integer from 1 to {MAX_PRECISION}.")
+    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= MAX_PRECISION:
+        raise ToolError(f"Error: {name} = {value!r} is not allowed; use an integer from {lowest} to {MAX_PRECISION}.")
     return value
+
+
+def _round_to_integer(value: Fraction, mode: str) -> int:
+    """``value`` rounded to an integer by one of :data:`ROUNDING_MODES`, computed exactly."""
+    below = math.floor(value)
+    rest = value - below
+    if rest == 0:
+        return below
+    above = below + 1
+    toward_zero, away_from_zero = (below, above) if value > 0 else (above, below)
+    if mode in ("floor", "ceiling", "down", "up"):
+        return {"floor": below, "ceiling": above, "down": toward_zero, "up": away_from_zero}[mode]
+    if rest != Fraction(1, 2):
+        return below if rest < Fraction(1, 2) else above
+    return {"half-even": below if below % 2 == 0 else above, "half-up": away_from_zero}.get(mode, toward_zero)
+
+
+def _fixed_point(value: Fraction, places: int, mode: str) -> tuple[str, bool]:
+    """``value`` rounded to ``places`` digits after the point, written with all of them; and whether it is exact."""
+    scaled = value * 10**places
+    units = _round_to_integer(scaled, mode)
+    digits = integer_text(abs(units)).rjust(places + 1, "0")
+    text = f"{digits[:-places]}.{digits[-places:]}" if places else digits
+    return ("-" if units < 0 else "") + text, units == scaled
+
+
+def _rounding_choice(arguments: dict[str, Any]) -> tuple[str, int | None, int | None]:
+    """The rounding mode, and either significant digits or decimal places (never both)."""
+    mode = arguments.get("rounding", DEFAULT_ROUNDING)
+    if mode not in ROUNDING_MODES:
+        raise ToolError(f"Error: rounding = {str(mode)[:30]!r} is not allowed; use one of {', '.join(ROUNDING_MODES)}.")
+    if "decimal_places" in arguments:
+        if "precision" in arguments:
+            raise ToolError(
+                "Error: precision and decimal_places were both given; send only one: precision for significant "
+                "digits (1/3 with precision 2 is 0.33, 100/3 is 33), decimal_places for digits after the point "
+                "(100/3 with decimal_places 2 is 33.33)."
+            )
+        return mode, None, _digit_count("decimal_places", arguments["decimal_places"], 0)
+    return mode, _digit_count("precision", arguments.get("precision", DEFAULT_PRECISION), 1), None
 
 
 def divide(arguments: dict[str, Any]) -> ToolResult:
     """Divide exactly; report the rounded quotient, the fraction and, for integers, quotient and remainder."""
     a, a_text = _decimal_operand("a", arguments["a"])
     b, b_text = _decimal_operand("b", arguments["b"])
-    precision = _precision(arguments.get("precision", DEFAULT_PRECISION))
+    mode, precision, places = _rounding_choice(arguments)
     if not b:
         raise ToolError("Error: Division by zero is not allowed.")
 
-    context = Context(prec=precision, rounding=ROUND_HALF_EVEN, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[])
-    quotient = context.divide(a, b)
-    exact = not context.flags[Inexact]
     fraction = Fraction(a) / Fraction(b)
-    result = _scientific_or_plain(quotient, precision)
+    if places is None:
+        assert precision is not None
+        context = Context(prec=precision, rounding=ROUNDING_MODES[mode][0], Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[])
+        result = _scientific_or_plain(context.divide(a, b), precision)
+        exact = not context.flags[Inexact]
+        rounded_to = f"{precision} significant digits"
+    else:
+        result, exact = _fixed_point(fraction, places, mode)
+        rounded_to = f"{places} decimal place{'' if places == 1 else 's'}"
+    if result.startswith("-") and not re.search(r"[1-9]", result):
+        result = result[1:]  # no negative zero
     expansion = _expansion(fraction)
     floor_quotient = remainder = None
     if Fraction(a).denominator == 1 and Fraction(b).denominator == 1:
@@ -290,7 +398,7 @@ def divide(arguments: dict[str, Any]) -> ToolResult:
     if exact:
         lines.append("Exact: yes")
     else:
-        lines.append(f"Exact: no (rounded to {precision} significant digits, ties to even)")
+        lines.append(f"Exact: no (rounded to {rounded_to}, {ROUNDING_MODES[mode][1]})")
     lines.append(f"Fraction: {_fraction_text(fraction)}")
     if expansion is not None:
         lines.append(f"Exact decimal (repeating digits in parentheses): {expansion}")
@@ -300,6 +408,8 @@ def divide(arguments: dict[str, Any]) -> ToolResult:
         "result": result,
         "exact": exact,
         "precision": precision,
+        "decimal_places": places,
+        "rounding": mode,
         "fraction": _fraction_text(fraction),
         "exact_decimal": expansion,
         "floor_quotient": floor_quotient,
@@ -310,57 +420,34 @@ def divide(arguments: dict[str, Any]) -> ToolResult:
     return ok("\n".join(lines), structured)
 
 
-def _decimal_argument(description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "anyOf": [
-            {"type": "number"},
-            {"type": "string", "pattern": DECIMAL_PATTERN, "maxLength": MAX_DECIMAL_CHARS},
-        ],
-    }
-
+_DIGIT_LIMITS = {"type": "integer", "maximum": MAX_PRECISION}
 
 DIVIDE = ToolSpec(
     name="divide",
     title="Divide exactly",
     description=f"""\
-Divide a by b with exact decimal arithmetic, never binary floating point: 0.3 / 0.1 is exactly 3 and 1 / 3 is \
-the fraction 1/3. Use it for any division whose digits matter (money, ratios, unit conversions, checking a \
-quotient and remainder).
+Divide a by b exactly, never through binary floating point (0.3 / 0.1 is 3). Use it for any division whose \
+digits matter: money, ratios, unit conversions, quotient and remainder.
 
-Operands are JSON numbers or decimal strings such as "0.1", "-3.25e4" or "1e-30" (at most {MAX_DECIMAL_CHARS} \
-characters, magnitudes from 1e-{MAX_EXPONENT} to 1e+{MAX_EXPONENT}, or zero). A JSON number is read by its \
-shortest decimal form, so 0.1 means exactly one tenth; pass long or precise values as strings. Dividing by zero \
-is an error.
+Operands: JSON numbers or decimal strings ("0.1", "-3.25e4"), magnitudes 1e-{MAX_EXPONENT} to 1e+{MAX_EXPONENT} \
+or zero; b is not zero. `result` is rounded to `precision` significant digits (default {DEFAULT_PRECISION}) or \
+to `decimal_places`, never both; `fraction`, `exact_decimal` (repeating digits in parentheses) and, for whole \
+operands, floor quotient and remainder are exact.
 
-Results:
-- result: the quotient rounded to `precision` significant digits (default {DEFAULT_PRECISION}, 1 to \
-{MAX_PRECISION}), ties rounded to even, trailing zeros removed; plain notation from 1e-6 up to `precision` \
-integer digits, otherwise scientific like 1.5e+40.
-- exact: whether `result` equals the true quotient (false means it was rounded).
-- fraction: the exact quotient as a reduced fraction, "1/3", "-7/2", or "3" when it is an integer.
-- exact_decimal: the exact quotient in decimal with the repeating block in parentheses ("0.(3)", "0.1(6)", \
-"2.5"), or null when that would exceed {MAX_EXPANSION_CHARS} characters.
-- floor_quotient and remainder: only when a and b are both whole numbers (else null), with floor division as in \
-Python: quotient = floor(a / b) and remainder = a - b * quotient, which has the sign of b (-7 / 2 gives -4 \
-remainder 1; 7 / -2 gives -4 remainder -1).
-- a, b: the operands as read.
-
-Example: {{"a": 1, "b": 3}} gives Result: 0.3333333333333333333333333333333333, exact false, fraction "1/3", \
-exact_decimal "0.(3)", floor_quotient "0", remainder "1".""",
+Example: {{"a": "100.00", "b": 3, "decimal_places": 2}} gives Result: 33.33, fraction 100/3.""",
     input_schema={
         "type": "object",
         "additionalProperties": False,
         "required": ["a", "b"],
         "properties": {
-            "a": _decimal_argument('Dividend: a JSON number or a decimal string such as "-3.25e4".'),
-            "b": _decimal_argument('Divisor, not zero: a JSON number or a decimal string such as "0.1".'),
-            "precision": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": MAX_PRECISION,
-                "default": DEFAULT_PRECISION,
-                "description": f"Significant digits of `result` (default {DEFAULT_PRECISION}); ties round to even.",
+            "a": _number_argument("Dividend.", MAX_DECIMAL_CHARS),
+            "b": _number_argument("Divisor.", MAX_DECIMAL_CHARS),
+            "precision": {**_DIGIT_LIMITS, "minimum": 1, "description": "Significant digits of result."},
+            "decimal_places": {**_DIGIT_LIMITS, "minimum": 0, "description": "Digits after the point, e.g. 2."},
+            "rounding": {
+                "enum": list(ROUNDING_MODES),
+                "default": DEFAULT_ROUNDING,
+                "description": "Ties to even by default.",
             },
         },
     },
@@ -371,6 +458,8 @@ exact_decimal "0.(3)", floor_quotient "0", remainder "1".""",
             "result",
             "exact",
             "precision",
+            "decimal_places",
+            "rounding",
             "fraction",
             "exact_decimal",
             "floor_quotient",
@@ -379,9 +468,26 @@ exact_decimal "0.(3)", floor_quotient "0", remainder "1".""",
             "b",
         ],
         "properties": {
-            "result": {"type": "string", "description": "a / b rounded to `precision` significant digits."},
+            "result": {
+                "type": "string",
+                "description": "a / b rounded to `precision` significant digits (trailing zeros removed; scientific "
+                "notation such as 1.5e+40 beyond 1e-6 and `precision` integer digits) or to `decimal_places` "
+                "(always that many digits after the point).",
+            },
             "exact": {"type": "boolean", "description": "Whether `result` equals the true quotient."},
-            "precision": {"type": "integer", "description": "Significant digits used for `result`."},
+            "precision": {
+                "type": ["integer", "null"],
+                "description": "Significant digits used for `result`; null when decimal_places applied.",
+            },
+            "decimal_places": {
+                "type": ["integer", "null"],
+                "description": "Digits after the point used for `result`; null when precision applied.",
+            },
+            "rounding": {
+                "enum": list(ROUNDING_MODES),
+                "description": "How `result` was rounded: half-even (ties to even), half-up (ties away from zero), "
+                "half-down (ties toward zero), down (toward zero), up (away from zero), floor, ceiling.",
+            },
             "fraction": {
                 "type": "string",
                 "pattern": r"^-?[0-9]+(?:/[0-9]+)?$",
@@ -389,7 +495,8 @@ exact_decimal "0.(3)", floor_quotient "0", remainder "1".""",
             },
             "exact_decimal": {
                 "type": ["string", "null"],
-                "description": "The exact quotient in decimal, repeating block in parentheses; null if too long.",
+                "description": "The exact quotient in decimal, repeating block in parentheses (0.1(6) is 1/6); "
+                f"null beyond {MAX_EXPANSION_CHARS} characters.",
             },
             "floor_quotient": {
                 "type": ["string", "null"],
@@ -397,7 +504,8 @@ exact_decimal "0.(3)", floor_quotient "0", remainder "1".""",
             },
             "remainder": {
                 "type": ["string", "null"],
-                "description": "a - b * floor_quotient (sign of b) when both operands are whole numbers, else null.",
+                "description": "a - b * floor_quotient, with the sign of b (-7 / 2 gives -4 remainder 1), when both "
+                "operands are whole numbers, else null.",
             },
             "a": {"type": "string", "description": "The dividend as read."},
             "b": {"type": "string", "description": "The divisor as read."},

@@ -1,6 +1,8 @@
 """The ``date_diff`` tool: calendar and elapsed difference between two dates or two date-times.
 
-Time zones come from ``zoneinfo`` (with the ``tzdata`` package as the database where the system has none).
+Time zones come from the ``tzdata`` package, read through ``zoneinfo``: a zone name is accepted only if that
+database lists it, and its rules are loaded from the package itself, never from the host's files (names such as
+``localtime`` or a directory like ``America`` would otherwise read the host's configuration or fail).
 Python compares and subtracts two datetimes that share a ``tzinfo`` by wall clock, ignoring DST; so every
 elapsed-time computation here goes through UTC instants, and local wall-clock values are only used for counting
 calendar days and months.
@@ -14,12 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from fractions import Fraction
+from functools import cache
+from importlib import resources
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from sandbox_server.errors import ToolError
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec, pure
 from sandbox_server.results import ToolResult, ok
+from sandbox_server.tools.public_holidays import MAX_HOLIDAY_YEARS, SkippedHolidays, weekday_holidays
 
 __all__ = ["DATE_DIFF", "DEFAULT_ZONE", "date_diff"]
 
@@ -83,14 +88,25 @@ def _offset(text: str | None) -> timezone | None:
     return timezone(-delta if text[0] == "-" else delta)
 
 
+@cache
+def known_zones() -> frozenset[str]:
+    """The IANA zone names the bundled ``tzdata`` database lists."""
+    return frozenset(resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8").split())
+
+
+@cache
+def _load_zone(name: str) -> ZoneInfo:
+    with resources.files("tzdata.zoneinfo").joinpath(*name.split("/")).open("rb") as file:
+        return ZoneInfo.from_file(file, key=name)
+
+
 def _zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    if name not in known_zones():
         raise ToolError(
             f"Error: timezone = {name!r} is not a known IANA time zone; use a name such as 'UTC', 'Europe/Paris' "
             "or 'America/New_York'."
-        ) from None
+        )
+    return _load_zone(name)
 
 
 def _resolve(local: datetime, zone: tzinfo) -> datetime:
@@ -174,6 +190,13 @@ def _number(value: Fraction) -> int | float:
     return value.numerator if value.denominator == 1 else float(value)
 
 
+def _exact_seconds(microseconds: int) -> str:
+    """Whole microseconds as exact decimal seconds: ``-1500000`` is ``"-1.5"``, ``3600000000`` is ``"3600"``."""
+    whole, fraction = divmod(abs(microseconds), 10**6)
+    text = f"{whole}.{fraction:06d}".rstrip("0").rstrip(".")
+    return f"-{text}" if microseconds < 0 else text
+
+
 def _plural(count: int | float, unit: str) -> str:
     return f"{count} {unit}" if abs(count) == 1 else f"{count} {unit}s"
 
@@ -206,9 +229,15 @@ def date_diff(arguments: dict[str, Any]) -> ToolResult:
         ) from None
 
     seconds_exact = Fraction(span.remainder // timedelta(microseconds=1), 10**6)
-    elapsed = Fraction((later - earlier) // timedelta(microseconds=1), 10**6)
+    elapsed_microseconds = (later - earlier) // timedelta(microseconds=1)
+    elapsed = Fraction(elapsed_microseconds, 10**6)
     weeks, remaining_days = divmod(span.total_days, 7)
-    business = _business_days(earlier_local.date(), (end_local if sign > 0 else start_local).date())
+    first_day, last_day = earlier_local.date(), (end_local if sign > 0 else start_local).date()
+    business = _business_days(first_day, last_day)
+    skipped: SkippedHolidays | None = None
+    if arguments.get("holidays") is not None:
+        skipped = weekday_holidays(arguments["holidays"], first_day, last_day)
+        business -= len(skipped.days)
     breakdown = {
         "years": span.months // 12,
         "months": span.months % 12,
@@ -222,10 +251,10 @@ def date_diff(arguments: dict[str, Any]) -> ToolResult:
         "weeks": weeks,
         "remaining_days": remaining_days,
         "total_hours": _number(elapsed / 3600),
-        "total_seconds": _number(elapsed),
         "business_days": business,
     }
-    signed = {key: sign * value if value else 0 for key, value in {**breakdown, **totals}.items()}
+    signed: dict[str, Any] = {key: sign * value if value else 0 for key, value in {**breakdown, **totals}.items()}
+    signed["total_seconds"] = _exact_seconds(sign * elapsed_microseconds)
     echo = {
         "start": start_local.date().isoformat() if is_date else start_local.isoformat(),
         "end": end_local.date().isoformat() if is_date else end_local.isoformat(),
@@ -237,8 +266,36 @@ def date_diff(arguments: dict[str, Any]) -> ToolResult:
         **signed,
         "start_weekday": WEEKDAYS[start_local.weekday()],
         "end_weekday": WEEKDAYS[end_local.weekday()],
+        "holidays": None if skipped is None else _holidays_facts(skipped),
     }
     return ok(_text(structured, breakdown, sign), structured)
+
+
+def _holidays_facts(skipped: SkippedHolidays) -> dict[str, Any]:
+    return {
+        "country": skipped.country,
+        "subdivision": skipped.subdivision,
+        "skipped": [{"date": day.isoformat(), "name": name} for day, name in skipped.days],
+        "note": skipped.note,
+    }
+
+
+def _hours_text(hours: int | float, seconds: str) -> str:
+    """Elapsed hours as stated in ``total_hours``, marked as approximate when that number is not exact."""
+    if Fraction(hours) == Fraction(seconds) / 3600:
+        return _plural(hours, "hour")
+    return f"about {hours} hours"
+
+
+def _holidays_lines(facts: dict[str, Any] | None) -> list[str]:
+    if facts is None:
+        return []
+    where = facts["country"] + (f"-{facts['subdivision']}" if facts["subdivision"] else "")
+    days = "; ".join(f"{day['date']} {day['name']}" for day in facts["skipped"]) or "none"
+    lines = [f"Public holidays of {where} skipped (Monday to Friday): {days}"]
+    if facts["note"]:
+        lines.append(f"Note from the holiday calendar: {facts['note']}")
+    return lines
 
 
 def _text(structured: dict[str, Any], breakdown: dict[str, Any], sign: int) -> str:
@@ -255,61 +312,56 @@ def _text(structured: dict[str, Any], breakdown: dict[str, Any], sign: int) -> s
         f"{structured['end']}{zone_note}",
         f"Total days: {structured['total_days']} = {_plural(structured['weeks'], 'week')} and "
         f"{_plural(structured['remaining_days'], 'day')}",
-        f"Elapsed: {_plural(structured['total_hours'], 'hour')} = {_plural(structured['total_seconds'], 'second')}",
-        f"Business days (Monday to Friday, start included, end excluded): {structured['business_days']}",
+        f"Elapsed: {_hours_text(structured['total_hours'], structured['total_seconds'])} = "
+        f"{structured['total_seconds']} second{'' if structured['total_seconds'] in ('1', '-1') else 's'}",
+        f"Business days (Monday to Friday, start included, end excluded): {structured['business_days']}"
+        + (" (public holidays ignored)" if structured["holidays"] is None else ", public holidays excluded"),
+        *_holidays_lines(structured["holidays"]),
     ]
     return "\n".join(lines)
 
 
-def _endpoint_schema(description: str) -> dict[str, Any]:
-    return {"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "description": description}
+def _text_schema(description: str) -> dict[str, Any]:
+    return {"type": "string", "maxLength": MAX_TEXT, "description": description}
 
 
 _INTEGER = {"type": "integer"}
+_CODE = {"type": "string", "maxLength": 20}
 
 DATE_DIFF = ToolSpec(
     name="date_diff",
     title="Difference between dates",
     description=f"""\
-Compute end - start between two dates or two date-times: years, months and days on the calendar, total days and \
-weeks, exact elapsed hours and seconds (correct across daylight-saving changes), business days and weekdays. Use \
-it instead of counting days in your head (ages, deadlines, durations, "how long until").
+Compute end - start between two dates or date-times: calendar years, months and days, total days and weeks, \
+exact elapsed seconds across daylight-saving changes, business days. Use it instead of counting days yourself \
+(ages, deadlines, durations).
 
-Inputs: start and end are ISO 8601: {ACCEPTED_FORMATS}. Both must be dates or both date-times (for midnight \
-write T00:00:00). A date-time without an offset is a local time in `timezone` (an IANA name, default \
-{DEFAULT_ZONE}); one with an offset is converted into `timezone`, whose calendar is then used to count days and \
-name weekdays. A local time that the zone skips (in a spring-forward gap) is an error; one that occurs twice (in \
-a fall-back overlap) means the first occurrence - write an offset to choose. Two dates ignore `timezone` and \
-count whole days of 24 hours.
+Both endpoints are dates (YYYY-MM-DD) or both date-times (YYYY-MM-DDTHH:MM[:SS[.ffffff]], optional Z or \
++05:30), years 1 to 9999. Local times are in `timezone`; one skipped by DST is an error, a repeated one means \
+the first. Months count from the earlier endpoint, clamped to month ends (01-31 to 02-29 is 1 month). Negative \
+when end is before start. Business days are Monday to Friday, end excluded, public holidays only with \
+`holidays` (spans under {MAX_HOLIDAY_YEARS} years).
 
-Semantics (all numbers are negative when end is before start: the difference is measured from the earlier \
-endpoint and negated, so swapping the endpoints only flips the signs):
-- years, months, days, hours, minutes, seconds: whole months are counted from the earlier endpoint as far as \
-they fit, a day that the target month lacks becoming its last day (2024-01-31 to 2024-02-29 is 1 month; \
-2024-01-31 to 2024-03-01 is 1 month 1 day; 2024-02-29 to 2025-02-28 is 1 year), then whole calendar days, \
-then the exact remaining time.
-- total_days: whole calendar days (a 23-hour daylight-saving day counts as one); weeks and remaining_days \
-split it.
-- total_seconds, total_hours: exact elapsed time (2024-03-10 in America/New_York lasts 23 hours).
-- business_days: Mondays to Fridays from start (included) to end (excluded); holidays are not known.
-- start, end: the endpoints as read, in `timezone` for date-times; start_weekday, end_weekday: their weekdays.
-
-Example: {{"start": "2024-01-15", "end": "2024-03-01"}} gives Result: 1 month, 15 days, with total_days 46, \
-weeks 6, remaining_days 4, business_days 34.""",
+Example: {{"start": "2024-12-20", "end": "2025-01-10", "holidays": {{"country": "DE"}}}} gives Result: 21 days, \
+business_days 12 (3 holidays skipped).""",
     input_schema={
         "type": "object",
         "additionalProperties": False,
         "required": ["start", "end"],
         "properties": {
-            "start": _endpoint_schema("Start: 2024-02-29, 2024-03-10T01:30:00, 2024-03-10T01:30:00-05:00 or ...Z."),
-            "end": _endpoint_schema("End, in the same form as start (both dates or both date-times)."),
-            "timezone": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_TEXT,
-                "default": DEFAULT_ZONE,
-                "description": "IANA time zone such as America/New_York for date-times without an offset and for "
-                f"counting calendar days; default {DEFAULT_ZONE}.",
+            "start": _text_schema("e.g. 2024-02-29 or 2024-03-10T01:30:00-05:00"),
+            "end": _text_schema("Same form as start."),
+            "timezone": {**_text_schema("IANA zone, e.g. America/New_York."), "default": DEFAULT_ZONE},
+            "holidays": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["country"],
+                "properties": {
+                    "country": {**_CODE, "description": "e.g. US, DE"},
+                    "subdivision": {**_CODE, "description": "e.g. BY"},
+                },
+                "description": "Skip this calendar's public holidays in business_days, e.g. {country: DE, "
+                "subdivision: BY}.",
             },
         },
     },
@@ -335,26 +387,77 @@ weeks 6, remaining_days 4, business_days 34.""",
             "business_days",
             "start_weekday",
             "end_weekday",
+            "holidays",
         ],
         "properties": {
             "kind": {"enum": ["date", "date-time"], "description": "Whether two dates or two date-times were given."},
             "start": {"type": "string", "description": "Start as read (ISO 8601, in `timezone` for date-times)."},
             "end": {"type": "string", "description": "End as read (ISO 8601, in `timezone` for date-times)."},
             "timezone": {"type": "string", "description": "Zone of local times and calendar days (unused for dates)."},
-            "years": {**_INTEGER, "description": "Whole years of the calendar breakdown."},
+            "years": {
+                **_INTEGER,
+                "description": "Whole years of the calendar breakdown: whole months are counted from the earlier "
+                "endpoint as far as they fit, a day the target month lacks becoming its last day (2024-01-31 to "
+                "2024-03-01 is 1 month 1 day), then whole days, then the exact rest. Every number is negated when "
+                "end is before start.",
+            },
             "months": {**_INTEGER, "description": "Whole months after the years (-11 to 11)."},
             "days": {**_INTEGER, "description": "Whole days after the months."},
             "hours": {**_INTEGER, "description": "Whole hours after the days."},
             "minutes": {**_INTEGER, "description": "Whole minutes after the hours."},
-            "seconds": {"type": "number", "description": "Seconds after the minutes, with any fraction."},
-            "total_days": {**_INTEGER, "description": "Whole calendar days between the endpoints."},
+            "seconds": {"type": "number", "description": "Seconds after the minutes, with any fraction (6 digits)."},
+            "total_days": {
+                **_INTEGER,
+                "description": "Whole calendar days between the endpoints (a 23-hour daylight-saving day is one).",
+            },
             "weeks": {**_INTEGER, "description": "Whole weeks in total_days."},
             "remaining_days": {**_INTEGER, "description": "total_days minus 7 * weeks."},
-            "total_hours": {"type": "number", "description": "Exact elapsed hours."},
-            "total_seconds": {"type": "number", "description": "Exact elapsed seconds."},
-            "business_days": {**_INTEGER, "description": "Mondays to Fridays from start (included) to end (excluded)."},
+            "total_hours": {
+                "type": "number",
+                "description": "Elapsed hours, total_seconds / 3600; a fraction of an hour is rounded to a "
+                "binary floating-point number.",
+            },
+            "total_seconds": {
+                "type": "string",
+                "pattern": r"^-?[0-9]+(?:\.[0-9]{1,6})?$",
+                "description": "Exact elapsed seconds as a decimal string (up to 6 digits after the point), across "
+                "daylight-saving changes: 2024-03-10 in America/New_York lasts 82800.",
+            },
+            "business_days": {
+                **_INTEGER,
+                "description": "Mondays to Fridays from start (included) to end (excluded), minus the public "
+                "holidays listed in `holidays` when that argument was given; otherwise holidays are not known.",
+            },
             "start_weekday": {"enum": list(WEEKDAYS), "description": "Weekday of start."},
             "end_weekday": {"enum": list(WEEKDAYS), "description": "Weekday of end."},
+            "holidays": {
+                "type": ["object", "null"],
+                "description": "null unless the holidays argument was given; then the calendar used and the public "
+                "holidays on Mondays to Fridays it removed from business_days.",
+                "additionalProperties": False,
+                "required": ["country", "subdivision", "skipped", "note"],
+                "properties": {
+                    "country": {"type": "string", "description": "ISO 3166-1 alpha-2 code of the calendar."},
+                    "subdivision": {"type": ["string", "null"], "description": "Its subdivision, if one was named."},
+                    "skipped": {
+                        "type": "array",
+                        "description": "The holidays removed, in date order.",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["date", "name"],
+                            "properties": {
+                                "date": {"type": "string", "description": "YYYY-MM-DD."},
+                                "name": {"type": "string", "description": "The holiday's name."},
+                            },
+                        },
+                    },
+                    "note": {
+                        "type": ["string", "null"],
+                        "description": "A limit the holiday data states, such as the years it covers.",
+                    },
+                },
+            },
         },
     },
     handler=pure(date_diff),

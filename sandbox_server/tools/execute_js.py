@@ -28,42 +28,39 @@ ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed",
 
 def _description(settings: Settings) -> str:
     return f"""\
-Run JavaScript in a fresh, isolated V8 engine and get back its result and console output. Use it whenever an \
-answer needs real computation instead of a guess: exact arithmetic (BigInt for big integers), statistics or \
-aggregation over data you pass in `input`, sorting, counting, string processing and regular expressions, parsing \
-(JSON, CSV, dates), date and time-zone math (Intl and Temporal with full time-zone data), unit conversions, \
-checking a calculation.
+Run JavaScript or TypeScript in a fresh, isolated V8 engine and get back its result and console output. Use it \
+whenever an answer needs real computation instead of a guess: exact arithmetic (BigInt), statistics and \
+aggregation over data passed in `input`, sorting, string processing and regular expressions, parsing (JSON, \
+CSV, URLs), hashing and encoding, date and time-zone math (Intl, Temporal), checking a calculation.
 
-How results work: the value of the last expression is the result, as in a browser console \
-(`const xs = [3, 1, 2]; xs.sort()` gives [1, 2, 3]); top-level `await` works (then the last expression, or the \
-value given to a top-level `return`, is the result). A Promise result is awaited. \
-console.log/info/debug go to stdout and console.warn/error to stderr; objects, Map, Set, BigInt and cyclic values \
-are printed readably. The result also comes back as JSON in structured form when it is JSON-representable.
+Results work as in a REPL: the last expression is the result (`xs.sort()`; a final `{{ mean, median }}` is \
+that object); top-level `await` works and a Promise result is awaited. console.log/info/debug go to stdout, \
+console.warn/error to stderr, printed as Node prints them. The result also comes back as JSON.
 
-Available: modern ECMAScript, BigInt, Intl with full ICU data, Temporal, WebAssembly, setTimeout/setInterval, the \
-global `input` (a copy of the `input` argument). Not available: network (no fetch), file system, modules \
-(no import or require), process, environment, Node or browser APIs. Every call starts from a clean state: \
-nothing defined in one call exists in the next, so pass data in `input` or recompute it.
+Available: modern ECMAScript, TypeScript syntax (types are removed; enums and namespaces are not supported), \
+Intl with full ICU data, Temporal, WebAssembly, setTimeout/setInterval, structuredClone, TextEncoder/TextDecoder, \
+atob/btoa, URL/URLSearchParams, crypto (getRandomValues, randomUUID, subtle.digest SHA-1/256/384/512), \
+performance.now, and the global `input` (a copy of the `input` argument). Not available: network (fetch), \
+files, modules and packages (import, require), process, Buffer, the DOM. Each call starts from a clean state.
 
-Limits: {settings.default_timeout_ms} ms by default (set timeout_ms, up to {settings.max_timeout_ms} ms), \
-{settings.memory_limit_mb} MiB of memory, output capped at {settings.output_cap_bytes} bytes in total (the head \
-and the tail are kept), code up to {settings.max_code_bytes} bytes, input up to {settings.max_input_bytes} bytes \
-as JSON. Errors report their kind, message, and line and column in your code.
+Limits: {settings.default_timeout_ms} ms by default (timeout_ms up to {settings.max_timeout_ms}), \
+{settings.memory_limit_mb} MiB of memory, output capped at {settings.output_cap_bytes} bytes (head and tail \
+kept), code up to {settings.max_code_bytes} bytes, input up to {settings.max_input_bytes} bytes as JSON. Errors \
+give their kind, message, line and column, and a hint when a Node or browser habit caused them.
 
-Example: code `const rows = input.map(r => r.price * r.qty); rows.reduce((a, b) => a + b, 0)` with input \
+Example: code `input.map(r => r.price * r.qty).reduce((a, b) => a + b, 0)` with input \
 `[{{"price": 2.5, "qty": 4}}, {{"price": 10, "qty": 1}}]` gives `Result: 20`."""
 
 
 def _files_description(settings: Settings) -> str:
     return f"""
 
-Files: the user shared a data folder. Name files in `files` (relative paths such as `sales/2025.csv`, or \
-patterns such as `logs/*.log` or `**/*.json`; resources/list shows what is there) and read them from the global \
-`files`, keyed by path: `files['sales/2025.csv']` has `name`, `size`, `text` (UTF-8), and for CSV/TSV `rows` \
-(objects keyed by the header row; values are strings, a missing cell is null), `records` (arrays of strings, header \
-included) and `header`; for JSON `json`. Ask `{{"path": "x.bin", "as": "bytes"}}` for a Uint8Array in `bytes`; `as` \
-also forces "text", "csv", "tsv" or "json". At most {settings.max_files} files and {settings.max_files_bytes} bytes \
-per call; the files cannot be changed. Example: files `["sales.csv"]`, code \
+Files: the user shared a data folder (its files are listed as resources). Name files in `files` (paths such as \
+`sales/2025.csv`, patterns such as `*.csv` or `**/*.json`) and read the global `files` by path: each entry has \
+`name`, `size`, `text`; CSV/TSV add `rows` (objects keyed by the header, string values, a missing cell is null), \
+`records` (string arrays, header first) and `header`; JSON adds `json`. `{{"path": p, "as": "bytes"}}` gives a \
+Uint8Array `bytes`; `as` also forces text, csv, tsv or json. At most {settings.max_files} files and \
+{settings.max_files_bytes} bytes per call. Example: files `["sales.csv"]`, code \
 `files['sales.csv'].rows.reduce((t, r) => t + Number(r.amount), 0)`."""
 
 
@@ -71,11 +68,7 @@ def _files_schema(settings: Settings) -> dict[str, Any]:
     return {
         "type": "array",
         "minItems": 1,
-        "description": (
-            "Data-folder files the code reads as the global `files`: relative paths or glob patterns "
-            '(`*`, `?`, `[..]`, `**`), or {"path": ..., "as": "bytes"} objects. '
-            f"At most {settings.max_files} files and {settings.max_files_bytes} bytes in total."
-        ),
+        "description": "Data-folder files for the global `files`: paths, glob patterns or {path, as} objects.",
         "items": {
             # One schema for both forms: string keywords apply to names, object keywords to {"path", "as"}, so a
             # mistake is reported by the keyword it breaks.
@@ -85,11 +78,7 @@ def _files_schema(settings: Settings) -> dict[str, Any]:
             "required": ["path"],
             "properties": {
                 "path": {"type": "string", "minLength": 1},
-                "as": {
-                    "enum": list(FORMATS),
-                    "default": "auto",
-                    "description": "auto (by extension), text, csv, tsv, json or bytes",
-                },
+                "as": {"enum": list(FORMATS), "default": "auto"},
             },
         },
     }
@@ -106,8 +95,8 @@ def _input_schema(settings: Settings) -> dict[str, Any]:
                 "minLength": 1,
                 "maxLength": settings.max_code_bytes,
                 "description": (
-                    "JavaScript source. The last expression's value (or the `return` value when the code uses "
-                    f"top-level await/return) is the result. At most {settings.max_code_bytes} bytes."
+                    "JavaScript or TypeScript source. The last expression's value (or the `return` value when the "
+                    f"code uses top-level await/return) is the result. At most {settings.max_code_bytes} bytes."
                 ),
             },
             "timeout_ms": {
@@ -364,7 +353,7 @@ def execute_js_tool(settings: Settings, pool: WorkerPool, folder: DataFolder | N
         input_schema["properties"]["files"] = _files_schema(settings)
     return ToolSpec(
         name="execute_js",
-        title="Run JavaScript",
+        title="Run JavaScript or TypeScript",
         description=description,
         input_schema=input_schema,
         output_schema=OUTPUT_SCHEMA,

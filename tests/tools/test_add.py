@@ -1,7 +1,9 @@
-"""``add``: exact sums of integers of any size, given as JSON integers or strings of digits."""
+"""``add``: exact sums of integers and decimals of any size, given as JSON numbers or decimal strings."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -10,7 +12,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from sandbox_server.errors import ToolError
-from sandbox_server.tools.arithmetic import ADD, MAX_INTEGER_DIGITS, add
+from sandbox_server.tools.arithmetic import ADD, MAX_ADD_CHARS, MAX_INTEGER_DIGITS, add
 
 from .calling import Call
 
@@ -41,6 +43,49 @@ async def test_add_returns_the_exact_sum_as_digits(call: Call, a: Any, b: Any, e
     assert result.structured["result"] == expected
     assert result.structured["digits"] == len(expected.lstrip("-"))
     assert result.text.startswith(f"Result: {expected}\n")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        pytest.param(0.1, 0.2, "0.3", id="the-sum-binary-floating-point-gets-wrong"),
+        pytest.param("0.1", "0.2", "0.3", id="decimal-strings"),
+        pytest.param("-12.50", "0.5", "-12.00", id="keeps-the-operands-decimal-places"),
+        pytest.param("12.50", 0.5, "13.00", id="string-and-json-number"),
+        pytest.param("1e-30", 1, "1." + "0" * 29 + "1", id="exponent-written-out"),
+        pytest.param("1E3", "-1.5", "998.5", id="capital-exponent"),
+        pytest.param(".5", "5.", "5.5", id="bare-points"),
+        pytest.param("-0.0", "0", "0.0", id="negative-zero-becomes-zero"),
+        pytest.param("0.1", "-0.1", "0.0", id="cancelling-decimals"),
+        pytest.param(1e-7, 0, "0.0000001", id="small-json-number-by-its-shortest-form"),
+        pytest.param(HUNDRED_DIGITS, "0." + HUNDRED_DIGITS, HUNDRED_DIGITS + "." + HUNDRED_DIGITS, id="long-both-ways"),
+    ],
+)
+@pytest.mark.anyio
+async def test_add_sums_decimals_exactly_and_writes_the_sum_out_in_full(
+    call: Call, a: Any, b: Any, expected: str
+) -> None:
+    result = await call(ADD, {"a": a, "b": b})
+    assert result.structured is not None
+    assert result.structured["result"] == expected
+    assert result.structured["digits"] == sum(c.isdigit() for c in expected)
+    assert result.text.startswith(f"Result: {expected}\n")
+
+
+@pytest.mark.anyio
+async def test_the_sum_of_point_one_and_point_two_is_stated_plainly(call: Call) -> None:
+    result = await call(ADD, {"a": 0.1, "b": 0.2})
+    assert result.structured == {"result": "0.3", "digits": 2, "a": "0.1", "b": "0.2"}
+    assert result.text == "Result: 0.3\n0.1 + 0.2 = 0.3 (2 digits)"
+
+
+@pytest.mark.anyio
+async def test_add_takes_the_widest_operands_in_both_directions(call: Call) -> None:
+    big = "9" * MAX_INTEGER_DIGITS
+    tiny = f"1e-{MAX_INTEGER_DIGITS - 1}"  # 0.000...1 written out is exactly MAX_INTEGER_DIGITS digits
+    result = await call(ADD, {"a": big, "b": tiny})
+    assert result.structured is not None
+    assert result.structured["result"] == big + "." + "0" * (MAX_INTEGER_DIGITS - 2) + "1"
 
 
 @pytest.mark.anyio
@@ -74,9 +119,11 @@ def test_the_description_example_is_what_add_returns() -> None:
         pytest.param({"a": "-123", "b": "+456"}, id="signed-strings"),
         pytest.param({"a": 10**40, "b": HUNDRED_DIGITS}, id="big"),
         pytest.param({"a": 1.0, "b": 2}, id="json-integer-written-with-zero-fraction"),
+        pytest.param({"a": 1.5, "b": "-0.25"}, id="decimals"),
+        pytest.param({"a": "1e-30", "b": "2E+5"}, id="exponents"),
     ],
 )
-def test_the_add_schema_accepts_integers_and_digit_strings(arguments: dict[str, Any]) -> None:
+def test_the_add_schema_accepts_numbers_and_decimal_strings(arguments: dict[str, Any]) -> None:
     assert SCHEMA.is_valid(arguments)
 
 
@@ -86,19 +133,14 @@ def test_the_add_schema_accepts_integers_and_digit_strings(arguments: dict[str, 
         pytest.param({"a": 1}, id="missing-b"),
         pytest.param({}, id="missing-both"),
         pytest.param({"a": 1, "b": 2, "c": 3}, id="extra-argument"),
-        pytest.param({"a": 1.5, "b": 2}, id="float"),
-        pytest.param({"a": "1.5", "b": 2}, id="decimal-string"),
-        pytest.param({"a": "abc", "b": 2}, id="letters"),
-        pytest.param({"a": "", "b": 2}, id="empty-string"),
-        pytest.param({"a": " 12", "b": 2}, id="whitespace"),
-        pytest.param({"a": "1e5", "b": 2}, id="exponent"),
         pytest.param({"a": True, "b": 2}, id="boolean"),
         pytest.param({"a": None, "b": 2}, id="null"),
         pytest.param({"a": [1], "b": 2}, id="array"),
-        pytest.param({"a": "1" * (MAX_INTEGER_DIGITS + 2), "b": 2}, id="too-long"),
+        pytest.param({"a": {"value": 1}, "b": 2}, id="object"),
+        pytest.param({"a": "1" * (MAX_ADD_CHARS + 1), "b": 2}, id="too-long"),
     ],
 )
-def test_the_add_schema_rejects_anything_but_two_integers(arguments: dict[str, Any]) -> None:
+def test_the_add_schema_rejects_anything_but_two_numbers(arguments: dict[str, Any]) -> None:
     assert not SCHEMA.is_valid(arguments)
 
 
@@ -106,15 +148,23 @@ def test_the_add_schema_rejects_anything_but_two_integers(arguments: dict[str, A
     ("a", "message"),
     [
         pytest.param(True, "not the boolean True", id="boolean"),
-        pytest.param(1.5, "not an integer", id="fraction"),
-        pytest.param(1e20, 'pass big integers as strings of digits, e.g. "100000000000000000000"', id="huge-float"),
-        pytest.param("12a", "is not an integer", id="letters"),
-        pytest.param("12\n", "is not an integer", id="trailing-newline-that-a-schema-pattern-lets-through"),
+        pytest.param(1e20, 'pass big numbers as strings of digits, e.g. "100000000000000000000"', id="huge-float"),
+        pytest.param(float("inf"), "is not a finite number", id="infinity"),
+        pytest.param("12a", "is not a decimal number; write digits with an optional sign, decimal point", id="letters"),
+        pytest.param("", "is not a decimal number", id="empty"),
+        pytest.param(" 12", "is not a decimal number", id="whitespace"),
+        pytest.param("1.2.3", "is not a decimal number", id="two-points"),
+        pytest.param("0x10", "is not a decimal number", id="hexadecimal"),
+        pytest.param("NaN", "is not a decimal number", id="not-a-number"),
+        pytest.param("12\n", "is not a decimal number", id="trailing-newline"),
         pytest.param("9" * (MAX_INTEGER_DIGITS + 1), f"more than {MAX_INTEGER_DIGITS} digits", id="long-string"),
         pytest.param(10**MAX_INTEGER_DIGITS, f"more than {MAX_INTEGER_DIGITS} digits", id="long-integer"),
+        pytest.param(f"1e-{MAX_INTEGER_DIGITS}", "when written out in full", id="tiny-exponent"),
+        pytest.param(f"1e{MAX_INTEGER_DIGITS}", "when written out in full", id="big-exponent"),
+        pytest.param("1e-999999999999", "when written out in full", id="huge-exponent-refused-without-expanding"),
     ],
 )
-def test_add_itself_refuses_what_the_schema_would_and_explains_why(a: Any, message: str) -> None:
+def test_add_itself_refuses_what_it_cannot_sum_exactly_and_explains_why(a: Any, message: str) -> None:
     with pytest.raises(ToolError, match=r"^Error: a") as caught:
         add({"a": a, "b": 1})
     assert message in caught.value.message
@@ -125,3 +175,20 @@ def test_add_agrees_with_python_integer_addition(a: int, b: int, a_as_text: bool
     result = add({"a": str(a) if a_as_text else a, "b": str(b) if b_as_text else b})
     assert result.structured is not None
     assert result.structured["result"] == str(a + b)
+
+
+decimals = st.builds(lambda mantissa, exponent: Decimal(mantissa).scaleb(exponent), st.integers(), st.integers(-60, 60))
+
+
+@given(decimals, decimals)
+def test_add_agrees_with_exact_rational_addition(a: Decimal, b: Decimal) -> None:
+    result = add({"a": str(a), "b": str(b)})
+    assert result.structured is not None
+    assert Fraction(result.structured["result"]) == Fraction(a) + Fraction(b)
+    assert "e" not in result.structured["result"].lower()
+
+
+def test_zero_with_a_huge_exponent_is_zero() -> None:
+    result = add({"a": "0e999999999", "b": "7"})
+    assert result.structured is not None
+    assert result.structured["result"] == "7"

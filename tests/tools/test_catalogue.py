@@ -9,6 +9,8 @@ from jsonschema import Draft202012Validator
 
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec
 from sandbox_server.tools import ADD, DATE_DIFF, DIVIDE, deterministic_tools
+from sandbox_server.tools.arithmetic import MAX_EXPONENT, MAX_INTEGER_DIGITS
+from sandbox_server.tools.public_holidays import MAX_HOLIDAY_YEARS
 
 SPECS = [pytest.param(spec, id=spec.name) for spec in deterministic_tools()]
 
@@ -57,3 +59,28 @@ def test_each_description_gives_an_example_call_and_result(spec: ToolSpec) -> No
     assert "Example: {" in spec.description
     assert "gives Result: " in spec.description
     assert spec.title and spec.title != spec.name
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_each_description_says_when_to_use_the_tool(spec: ToolSpec) -> None:
+    first_paragraph = spec.description.split("\n\n")[0]
+    assert "Use it " in first_paragraph
+
+
+@pytest.mark.parametrize(
+    ("spec", "limits"),
+    [
+        pytest.param(ADD, [f"{MAX_INTEGER_DIGITS} digits"], id="add"),
+        pytest.param(DIVIDE, [f"1e-{MAX_EXPONENT} to 1e+{MAX_EXPONENT}", "b is not zero", "never both"], id="divide"),
+        pytest.param(
+            DATE_DIFF,
+            ["years 1 to 9999", f"spans under {MAX_HOLIDAY_YEARS} years", "skipped by DST is an error"],
+            id="date_diff",
+        ),
+    ],
+)
+def test_each_description_states_the_limits_a_model_would_otherwise_discover_by_failing(
+    spec: ToolSpec, limits: list[str]
+) -> None:
+    for limit in limits:
+        assert limit in spec.description

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -60,7 +61,7 @@ async def test_two_dates_give_the_calendar_breakdown_and_total_days(
     assert (facts["hours"], facts["minutes"], facts["seconds"]) == (0, 0, 0)
     assert facts["total_days"] == total_days
     assert divmod(total_days, 7) == (facts["weeks"], facts["remaining_days"])
-    assert facts["total_seconds"] == total_days * 86_400
+    assert facts["total_seconds"] == str(total_days * 86_400)
     assert facts["total_hours"] == total_days * 24
     assert (facts["kind"], facts["start"], facts["end"]) == ("date", start, end)
 
@@ -72,14 +73,15 @@ def test_the_text_starts_with_the_breakdown_and_states_the_other_facts() -> None
         "From Monday 2024-01-15 to Friday 2024-03-01\n"
         "Total days: 46 = 6 weeks and 4 days\n"
         "Elapsed: 1104 hours = 3974400 seconds\n"
-        "Business days (Monday to Friday, start included, end excluded): 34"
+        "Business days (Monday to Friday, start included, end excluded): 34 (public holidays ignored)"
     )
 
 
 def test_end_before_start_negates_every_number_and_says_so() -> None:
     forward, backward = diff("2024-01-15", "2024-03-01"), diff("2024-03-01", "2024-01-15")
-    for key in ("years", "months", "days", "total_days", "weeks", "remaining_days", "total_seconds", "business_days"):
+    for key in ("years", "months", "days", "total_days", "weeks", "remaining_days", "business_days"):
         assert backward[key] == -forward[key], key
+    assert backward["total_seconds"] == "-" + forward["total_seconds"]
     assert date_diff({"start": "2024-03-01", "end": "2024-01-15"}).text.startswith(
         "Result: -(1 month, 15 days); end is before start\n"
     )
@@ -92,10 +94,12 @@ def test_a_backward_month_end_difference_mirrors_the_forward_one_unlike_relative
 
 
 def test_the_description_example_is_what_date_diff_returns() -> None:
-    assert '{"start": "2024-01-15", "end": "2024-03-01"} gives Result: 1 month, 15 days' in DATE_DIFF.description
-    assert "total_days 46, weeks 6, remaining_days 4, business_days 34" in DATE_DIFF.description
-    facts = diff("2024-01-15", "2024-03-01")
-    assert (facts["total_days"], facts["weeks"], facts["remaining_days"], facts["business_days"]) == (46, 6, 4, 34)
+    example = '{"start": "2024-12-20", "end": "2025-01-10", "holidays": {"country": "DE"}} gives Result: 21 days'
+    assert example in DATE_DIFF.description
+    assert "business_days 12 (3 holidays skipped)" in DATE_DIFF.description
+    facts = date_diff({"start": "2024-12-20", "end": "2025-01-10", "holidays": {"country": "DE"}}).structured
+    assert facts is not None
+    assert (facts["days"], facts["business_days"], len(facts["holidays"]["skipped"])) == (21, 12, 3)
 
 
 @pytest.mark.parametrize(
@@ -130,12 +134,12 @@ def test_a_calendar_day_across_a_dst_change_is_one_day_of_its_true_length(start:
     facts = diff(start, end, NEW_YORK)
     assert (facts["days"], facts["hours"], facts["total_days"]) == (1, 0, 1)
     assert facts["total_hours"] == hours
-    assert facts["total_seconds"] == hours * 3600
+    assert facts["total_seconds"] == str(hours * 3600)
 
 
 def test_offsets_are_honoured_so_the_spring_forward_jump_is_one_real_hour() -> None:
     facts = diff("2024-03-10T01:30:00-05:00", "2024-03-10T03:30:00-04:00")
-    assert (facts["hours"], facts["minutes"], facts["total_seconds"], facts["total_hours"]) == (1, 0, 3600, 1)
+    assert (facts["hours"], facts["minutes"], facts["total_seconds"], facts["total_hours"]) == (1, 0, "3600", 1)
     assert (facts["start"], facts["end"], facts["timezone"]) == (
         "2024-03-10T06:30:00+00:00",
         "2024-03-10T07:30:00+00:00",
@@ -159,7 +163,7 @@ def test_without_a_zone_date_times_are_read_and_counted_in_utc() -> None:
 def test_a_repeated_local_time_means_its_first_occurrence() -> None:
     facts = diff("2024-11-03T01:30:00", "2024-11-03T01:30:00-05:00", NEW_YORK)
     assert facts["start"] == "2024-11-03T01:30:00-04:00"
-    assert facts["total_seconds"] == 3600
+    assert facts["total_seconds"] == "3600"
 
 
 def test_a_month_step_that_lands_in_a_dst_gap_moves_forward_by_the_gap() -> None:
@@ -180,7 +184,8 @@ def test_date_times_break_down_into_hours_minutes_and_fractional_seconds() -> No
         14,
         15.25,
     ]
-    assert facts["total_seconds"] == (date(2025, 3, 2) - date(2024, 1, 1)).days * 86_400 + 13 * 3600 + 14 * 60 + 15.25
+    whole = (date(2025, 3, 2) - date(2024, 1, 1)).days * 86_400 + 13 * 3600 + 14 * 60 + 15
+    assert facts["total_seconds"] == f"{whole}.25"
     assert result.text.startswith("Result: 1 year, 2 months, 1 day, 13 hours, 14 minutes, 15.25 seconds\n")
 
 
@@ -293,8 +298,12 @@ def test_the_date_diff_schema_accepts_two_endpoints_and_an_optional_zone(argumen
         pytest.param({"start": "2024-01-01", "end": "2024-01-02", "unit": "days"}, id="extra-argument"),
         pytest.param({"start": 20240101, "end": "2024-01-02"}, id="number-date"),
         pytest.param({"start": "2024-01-01", "end": None}, id="null"),
-        pytest.param({"start": "", "end": "2024-01-02"}, id="empty"),
-        pytest.param({"start": "2024-01-01", "end": "2024-01-02", "timezone": ""}, id="empty-zone"),
+        pytest.param({"start": "2024-01-01", "end": "2024-01-02", "holidays": "DE"}, id="holidays-not-an-object"),
+        pytest.param({"start": "2024-01-01", "end": "2024-01-02", "holidays": {}}, id="holidays-without-country"),
+        pytest.param(
+            {"start": "2024-01-01", "end": "2024-01-02", "holidays": {"country": "DE", "region": "BY"}},
+            id="holidays-unknown-field",
+        ),
         pytest.param({"start": "2024-01-01", "end": "2024-01-02", "timezone": -5}, id="numeric-zone"),
         pytest.param({"start": "2024-01-01" + " " * 100, "end": "2024-01-02"}, id="too-long"),
     ],
@@ -348,8 +357,9 @@ def test_date_times_in_a_dst_zone_add_up_to_the_exact_elapsed_time(
         assume("does not exist" not in error.message)
         raise
     elapsed = end.replace(tzinfo=tz).astimezone(UTC) - start.replace(tzinfo=tz).astimezone(UTC)
-    assert facts["total_seconds"] == elapsed.total_seconds()
-    assert diff(end.isoformat(), start.isoformat(), zone)["total_seconds"] == -facts["total_seconds"]
+    assert Decimal(facts["total_seconds"]) == Decimal(elapsed // timedelta(microseconds=1)).scaleb(-6)
+    backward = diff(end.isoformat(), start.isoformat(), zone)["total_seconds"]
+    assert Decimal(backward) == -Decimal(facts["total_seconds"])
     # Stepping the earlier local time by the breakdown's calendar part, then the exact rest, reaches the later one.
     sign = 1 if elapsed >= timedelta(0) else -1
     earlier = (start if sign > 0 else end).replace(tzinfo=tz)
@@ -358,3 +368,15 @@ def test_date_times_in_a_dst_zone_add_up_to_the_exact_elapsed_time(
     rest = timedelta(hours=sign * facts["hours"], minutes=sign * facts["minutes"], seconds=sign * facts["seconds"])
     assert (earlier + calendar).replace(fold=0).astimezone(UTC) + rest == later_instant
     assert rest < timedelta(days=1, hours=1)
+
+
+@pytest.mark.parametrize(
+    ("end", "line"),
+    [
+        pytest.param("2024-01-01T01:30:00", "Elapsed: 1.5 hours = 5400 seconds", id="exact-fraction-of-an-hour"),
+        pytest.param("2024-01-01T00:00:01", "Elapsed: about 0.0002777777777777778 hours = 1 second", id="rounded"),
+        pytest.param("2024-01-01T00:00:00.5", "Elapsed: about 0.0001388888888888889 hours = 0.5 seconds", id="half"),
+    ],
+)
+def test_the_elapsed_line_marks_hours_that_are_rounded_and_gives_exact_seconds(end: str, line: str) -> None:
+    assert date_diff({"start": "2024-01-01T00:00:00", "end": end}).text.splitlines()[3] == line

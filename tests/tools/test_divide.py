@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -12,13 +12,23 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from sandbox_server.errors import ToolError
-from sandbox_server.tools.arithmetic import DEFAULT_PRECISION, DIVIDE, MAX_EXPONENT, MAX_PRECISION, divide
+from sandbox_server.tools.arithmetic import (
+    DEFAULT_PRECISION,
+    DIVIDE,
+    MAX_EXPONENT,
+    MAX_PRECISION,
+    ROUNDING_MODES,
+    divide,
+)
 
 from .calling import Call
 
 SCHEMA = Draft202012Validator(DIVIDE.input_schema)
 HUNDRED_DIGITS = "1234567890" * 10
 THIRD = "0." + "3" * DEFAULT_PRECISION
+DECIMALS_FOR_PLACES = st.decimals(
+    allow_nan=False, allow_infinity=False, min_value=-(10**12), max_value=10**12, places=6
+)
 
 
 @pytest.mark.parametrize(
@@ -135,12 +145,100 @@ async def test_the_extreme_accepted_magnitudes_divide_exactly(call: Call) -> Non
 
 
 def test_the_description_example_is_what_divide_returns() -> None:
-    assert '{"a": 1, "b": 3} gives Result: 0.3333333333333333333333333333333333, exact false' in DIVIDE.description
-    outcome = divide({"a": 1, "b": 3})
+    assert '{"a": "100.00", "b": 3, "decimal_places": 2} gives Result: 33.33, fraction 100/3.' in DIVIDE.description
+    outcome = divide({"a": "100.00", "b": 3, "decimal_places": 2})
     assert outcome.structured is not None
-    assert outcome.text.startswith("Result: 0.3333333333333333333333333333333333\n")
-    assert (outcome.structured["exact"], outcome.structured["fraction"]) == (False, "1/3")
-    assert (outcome.structured["floor_quotient"], outcome.structured["remainder"]) == ("0", "1")
+    assert outcome.text.startswith("Result: 33.33\n")
+    assert (outcome.structured["exact"], outcome.structured["fraction"]) == (False, "100/3")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "result", "exact"),
+    [
+        pytest.param({"a": "100.00", "b": 3, "decimal_places": 2}, "33.33", False, id="cents"),
+        pytest.param({"a": 100, "b": 4, "decimal_places": 2}, "25.00", True, id="keeps-every-place"),
+        pytest.param({"a": 2, "b": 3, "decimal_places": 0}, "1", False, id="whole-number"),
+        pytest.param({"a": 1, "b": 8, "decimal_places": 2}, "0.12", False, id="tie-to-even-down"),
+        pytest.param({"a": 3, "b": 8, "decimal_places": 2}, "0.38", False, id="tie-to-even-up"),
+        pytest.param({"a": "-0.001", "b": 1, "decimal_places": 2}, "0.00", False, id="no-negative-zero"),
+        pytest.param({"a": "1e1000", "b": "1e-1000", "decimal_places": 1}, "1" + "0" * 2000 + ".0", True, id="huge"),
+        pytest.param({"a": 1, "b": 7, "decimal_places": 30}, "0.142857142857142857142857142857", False, id="long"),
+        pytest.param({"a": -1, "b": 3, "decimal_places": 3}, "-0.333", False, id="negative"),
+    ],
+)
+@pytest.mark.anyio
+async def test_decimal_places_fix_the_digits_after_the_point(
+    call: Call, arguments: dict[str, Any], result: str, exact: bool
+) -> None:
+    outcome = await call(DIVIDE, arguments)
+    assert outcome.structured is not None
+    assert (outcome.structured["result"], outcome.structured["exact"]) == (result, exact)
+    assert (outcome.structured["precision"], outcome.structured["decimal_places"]) == (
+        None,
+        arguments["decimal_places"],
+    )
+    assert outcome.text.startswith(f"Result: {result}\n")
+
+
+def test_a_rounded_fixed_point_result_says_how_it_was_rounded() -> None:
+    outcome = divide({"a": "100.00", "b": 3, "decimal_places": 2})
+    assert outcome.text.splitlines()[2] == "Exact: no (rounded to 2 decimal places, ties to even)"
+    outcome = divide({"a": 1, "b": 3, "decimal_places": 1, "rounding": "ceiling"})
+    assert outcome.text.splitlines()[2] == "Exact: no (rounded to 1 decimal place, toward positive infinity)"
+
+
+# Each mode on the values Python's decimal module documents for it: 2.5, -2.5, 2.4 and -2.6, halves and not.
+ROUNDED = {
+    "half-even": ["2", "-2", "2", "-3", "0"],
+    "half-up": ["3", "-3", "2", "-3", "1"],
+    "half-down": ["2", "-2", "2", "-3", "0"],
+    "down": ["2", "-2", "2", "-2", "0"],
+    "up": ["3", "-3", "3", "-3", "1"],
+    "floor": ["2", "-3", "2", "-3", "0"],
+    "ceiling": ["3", "-2", "3", "-2", "1"],
+}
+
+
+@pytest.mark.parametrize("mode", list(ROUNDING_MODES))
+@pytest.mark.parametrize("digits", ["decimal_places", "precision"])
+def test_every_rounding_mode_rounds_both_ways_of_counting_digits_as_the_decimal_module_does(
+    mode: str, digits: str
+) -> None:
+    # 0.5 rounds to 0 or 1 when counting places; as one significant digit it is exact, so that case needs places.
+    cases = [("5", "2"), ("-5", "2"), ("12", "5"), ("-13", "5"), ("1", "2")]
+    count = 0 if digits == "decimal_places" else 1
+    got = []
+    for a, b in cases[: 5 if digits == "decimal_places" else 4]:
+        outcome = divide({"a": a, "b": b, digits: count, "rounding": mode})
+        assert outcome.structured is not None
+        assert outcome.structured["rounding"] == mode
+        got.append(outcome.structured["result"])
+        oracle = (Decimal(a) / Decimal(b)).quantize(Decimal(1), rounding=ROUNDING_MODES[mode][0])
+        assert Decimal(got[-1]) == oracle
+    assert got == ROUNDED[mode][: len(got)]
+
+
+def test_precision_and_decimal_places_together_are_an_error_that_says_which_to_send() -> None:
+    with pytest.raises(ToolError) as caught:
+        divide({"a": 100, "b": 3, "precision": 2, "decimal_places": 2})
+    message = caught.value.message
+    assert message.startswith("Error: precision and decimal_places were both given; send only one")
+    assert "precision for significant digits" in message
+    assert "decimal_places for digits after the point" in message
+
+
+@given(DECIMALS_FOR_PLACES, DECIMALS_FOR_PLACES.filter(bool), st.integers(0, 40), st.sampled_from(list(ROUNDING_MODES)))
+def test_decimal_places_agree_with_the_decimal_module_at_ample_precision(
+    a: Decimal, b: Decimal, places: int, mode: str
+) -> None:
+    outcome = divide({"a": str(a), "b": str(b), "decimal_places": places, "rounding": mode})
+    assert outcome.structured is not None
+    # The exact quotient's 200 significant digits settle every rounding decision for these operand sizes.
+    with localcontext(prec=200):
+        expected = (a / b).quantize(Decimal(1).scaleb(-places), rounding=ROUNDING_MODES[mode][0])
+    result = outcome.structured["result"]
+    assert Decimal(result) == expected
+    assert len(result.partition(".")[2]) == places
 
 
 @pytest.mark.parametrize("zero", [0, 0.0, "0", "-0.0", "0e5", "0e99999999999"])
@@ -171,6 +269,20 @@ def test_operands_beyond_the_exponent_range_are_refused_quickly_with_the_range(v
     [
         pytest.param({"a": "abc", "b": 1}, "Error: a = 'abc' is not a decimal number", id="letters"),
         pytest.param({"a": 1, "b": "1/3"}, "Error: b = '1/3' is not a decimal number", id="fraction-string"),
+        pytest.param({"a": "0x10", "b": 1}, "Error: a = '0x10' is not a decimal number", id="hex"),
+        pytest.param({"a": "1,5", "b": 1}, "Error: a = '1,5' is not a decimal number", id="decimal-comma"),
+        pytest.param({"a": "Infinity", "b": 1}, "Error: a = 'Infinity' is not a decimal number", id="infinity-string"),
+        pytest.param({"a": ".", "b": 1}, "Error: a = '.' is not a decimal number", id="lone-point"),
+        pytest.param({"a": "1e", "b": 1}, "Error: a = '1e' is not a decimal number", id="empty-exponent"),
+        pytest.param(
+            {"a": 1, "b": 1, "decimal_places": -1}, "Error: decimal_places = -1 is not allowed", id="negative-places"
+        ),
+        pytest.param(
+            {"a": 1, "b": 1, "rounding": "nearest"},
+            "Error: rounding = 'nearest' is not allowed; use one of half-even, half-up, half-down, down, up, floor, "
+            "ceiling.",
+            id="unknown-rounding",
+        ),
         pytest.param({"a": True, "b": 1}, "Error: a must be a number or a decimal string", id="boolean"),
         pytest.param({"a": float("nan"), "b": 1}, "Error: a = nan is not a finite number", id="nan"),
         pytest.param({"a": 1, "b": float("inf")}, "Error: b = inf is not a finite number", id="infinity"),
@@ -211,16 +323,16 @@ def test_the_divide_schema_accepts_numbers_and_decimal_strings(arguments: dict[s
         pytest.param({"a": 1, "b": 2, "scale": 3}, id="extra-argument"),
         pytest.param({"a": True, "b": 2}, id="boolean"),
         pytest.param({"a": None, "b": 2}, id="null"),
-        pytest.param({"a": "1/3", "b": 2}, id="fraction-string"),
-        pytest.param({"a": "0x10", "b": 2}, id="hex"),
-        pytest.param({"a": "1,5", "b": 2}, id="decimal-comma"),
-        pytest.param({"a": "Infinity", "b": 2}, id="infinity-string"),
-        pytest.param({"a": ".", "b": 2}, id="lone-point"),
-        pytest.param({"a": "1e", "b": 2}, id="empty-exponent"),
+        pytest.param({"a": [1], "b": 2}, id="array"),
+        pytest.param({"a": "1" * 1101, "b": 2}, id="too-long"),
         pytest.param({"a": 1, "b": 2, "precision": 0}, id="precision-zero"),
         pytest.param({"a": 1, "b": 2, "precision": MAX_PRECISION + 1}, id="precision-too-big"),
         pytest.param({"a": 1, "b": 2, "precision": 2.5}, id="precision-fraction"),
         pytest.param({"a": 1, "b": 2, "precision": "5"}, id="precision-string"),
+        pytest.param({"a": 1, "b": 2, "decimal_places": -1}, id="negative-decimal-places"),
+        pytest.param({"a": 1, "b": 2, "decimal_places": MAX_PRECISION + 1}, id="decimal-places-too-big"),
+        pytest.param({"a": 1, "b": 2, "rounding": "HALF_UP"}, id="rounding-not-a-listed-mode"),
+        pytest.param({"a": 1, "b": 2, "rounding": "banker"}, id="rounding-unknown"),
     ],
 )
 def test_the_divide_schema_rejects_what_is_not_a_number(arguments: dict[str, Any]) -> None:

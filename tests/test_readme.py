@@ -1,0 +1,66 @@
+"""Every shell session the README shows (the ``$ ...`` lines of its ``console`` blocks) prints what it shows.
+
+The README is where a new user copies commands from; an example whose output drifted from the program's would
+teach the wrong thing, so each one is run through ``bash`` with this environment's ``sandbox-server`` first on
+``PATH``, standard output and standard error together as a terminal shows them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .servers import server_env
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+BIN = Path(sys.executable).parent
+
+
+def console_examples(text: str) -> list[tuple[str, str]]:
+    """(command, expected output) for each ``$`` line of each ``console`` block, in order."""
+    examples: list[tuple[str, str]] = []
+    for block in re.findall(r"^```console\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL):
+        for session in re.split(r"^(?=\$ )", block, flags=re.MULTILINE):
+            if session.strip():
+                command, _, output = session.partition("\n")
+                assert command.startswith("$ "), f"console block text outside a $ session: {session[:80]!r}"
+                examples.append((command[2:], output))
+    return examples
+
+
+EXAMPLES = console_examples(README.read_text(encoding="utf-8"))
+
+
+def test_the_readme_has_console_examples_of_results_and_errors() -> None:
+    commands = [command for command, _ in EXAMPLES]
+    assert len(commands) >= 10
+    assert any("isError: true" in output for _, output in EXAMPLES)
+    assert any("nosuch" in command for command in commands)
+
+
+def test_the_example_reader_splits_sessions_and_keeps_their_output() -> None:
+    text = "intro\n```console\n$ echo a\na\n$ echo b\nb\nc\n```\n```sh\n$ not this\n```\n"
+    assert console_examples(text) == [("echo a", "a\n"), ("echo b", "b\nc\n")]
+
+
+@pytest.mark.skipif(not (BIN / "sandbox-server").exists(), reason="sandbox-server is not installed beside python")
+@pytest.mark.parametrize(("command", "expected"), [pytest.param(c, e, id=c[:70]) for c, e in EXAMPLES])
+def test_each_readme_console_example_prints_what_the_readme_shows(command: str, expected: str) -> None:
+    env = server_env()
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(
+        ["bash", "-c", command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        cwd=README.parent,
+        timeout=120,
+        check=False,
+    )
+    assert done.stdout == expected
