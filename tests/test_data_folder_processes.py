@@ -102,4 +102,4 @@ def test_resources_commands_need_a_data_folder() -> None:
 def test_a_data_folder_that_does_not_exist_is_a_configuration_error(tmp_path: Path) -> None:
     done = run_cli("tools", "list", "--data-dir", str(tmp_path / "absent"))
     assert done.returncode == 2
-    assert b"data_dir" in done.stderr and b"does not exist" in done.stderr
+    assert b"--data-dir" in done.stderr and b"does not exist" in done.stderr
