@@ -13,6 +13,7 @@
   const un = (f) => f.call.bind(f);
   const SP = String.prototype;
   const CC = un(SP.charCodeAt), CP = un(SP.codePointAt), SL = un(SP.slice), LC = un(SP.toLowerCase);
+  const UC = un(SP.toUpperCase);
   const NORM = un(SP.normalize), IDX = un(SP.indexOf), WF = un(SP.toWellFormed);
   const JOIN = un(Array.prototype.join), SORT = un(Array.prototype.sort), EXEC = un(RegExp.prototype.exec);
   const fcc = String.fromCharCode, fcp = String.fromCodePoint, floor = Math.floor;
@@ -178,23 +179,47 @@
     return fcp(...out);
   }
 
-  const IGNORED = /[\u00ad\u034f\u180b-\u180d\u200b\u2060\ufe00-\ufe0f\ufeff]/g;
-  const BAD_LABEL = /^\p{M}|[\p{Cn}\p{Co}\p{Cs}\u200c\u200d\ufffd]/u;
-  const idnaMap = (s) => LC(NORM(s.replace(IGNORED, '').replace(/\u3002/g, '.'), 'NFKC').replace(/\u03a3/g, '\u03c3'));
-  const validLabel = (l) => NORM(l, 'NFC') === l && EXEC(BAD_LABEL, l) === null && idnaMap(l) === l;
+  const IGNORED = /[\u00ad\u034f\u180b-\u180d\u180f\u200b\u2060\u2064\ufe00-\ufe0f\ufeff\u{1bca0}-\u{1bca3}\u{e0100}-\u{e01ef}]/gu;
+  const BAD_LABEL = /^\p{M}|[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}\p{Zs}\p{Zl}\p{Zp}\ufffd\u115f\u1160\u17b4\u17b5\u1806\u3164\uffa0\ufbb2-\ufbc1]/u;
+  const BAD_CASED = /[\u04c0\u10a0-\u10c5\u2132\u2183]/;
+  const DOTS = /[.\u3002\uff0e\uff61]/g;
+  // Case folding as upper-then-lower case of each code point, except where UTS #46 keeps or maps otherwise.
+  const FOLD = { __proto__: null, '\u00df': '\u00df', '\u03c2': '\u03c2', '\u0131': '\u0131', '\u1e9e': 'ss' };
+  const fold = (ch) => FOLD[ch] || (EXEC(/[\u13a0-\u13fd\uab70-\uabbf]/, ch) ? UC(ch) : LC(UC(ch)));
+  // Returns null when a code point maps to something holding a full stop (U+2488 DIGIT ONE FULL STOP...).
+  function idnaMap(s) {
+    s = s.replace(IGNORED, '').replace(DOTS, '.')
+      .replace(/[\u03f2\u{1d6d3}\u{1d70d}\u{1d747}\u{1d781}\u{1d7bb}]/gu, '\u03c3');
+    const m = NORM(NORM(s, 'NFKC').replace(/[A-Z]|[^\0-\x7f]/gu, fold), 'NFKC').replace(DOTS, '.');
+    return EXEC(BAD_CASED, s) === null && split(m, '.').length === split(s, '.').length ? m : null;
+  }
+  // Bidi rule as Node 20 applies it, to each label holding a right-to-left letter or Arabic digit: after the
+  // first code point no left-to-right letter, the last one that is not a mark is right-to-left or a digit,
+  // and not both kinds of digits. Bidi classes are approximated from blocks and general categories.
+  const RTL_OR_AN = /[\u0590-\u08ff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+  const BIDI = /(\p{Mn}|\p{Me})|([\u0600-\u0605\u0660-\u0669\u066b\u066c\u06dd\u08e2])|([0-9\u06f0-\u06f9])|([\u0606\u0607\u0609\u060a\u060c\u060e\u060f\u066a\u06de\u06e9\u07f6-\u07f9])|([\u0590-\u08ff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}])|([\p{L}\p{Mc}\p{Nd}\p{Nl}])/u;
+  function bidiOk(l) {
+    if (EXEC(RTL_OR_AN, l) === null) return true;
+    let k = '';
+    for (const ch of l) { const m = EXEC(BIDI, ch); k += m === null ? 'O' : 'MAEORL'[m.indexOf(ch, 1) - 1]; }
+    if (EXEC(/[RA]/, k) === null) return true;
+    return EXEC(/^(?:[RA]|.[^L]*[RAE])M*$/, k) !== null && !(IDX(k, 'A') >= 0 && IDX(k, 'E') >= 0);
+  }
+  const validLabel = (l) => l !== null && l !== '' && EXEC(BAD_LABEL, l) === null && bidiOk(l);
   const isAscii = (s) => EXEC(/[^\0-\x7f]/, s) === null;
 
   // UTS #46 ToASCII with CheckHyphens, CheckBidi, CheckJoiners(see top), UseSTD3ASCIIRules and VerifyDnsLength off.
   function domainToAscii(d) {
     const ascii = isAscii(d);
     d = ascii ? LC(d) : idnaMap(d);
+    if (d === null) return null;
     if (ascii && IDX(d, 'xn--') < 0) return d;
     const labels = split(d, '.');
     for (let i = 0; i < labels.length; i++) {
       const l = labels[i];
       if (SL(l, 0, 4) === 'xn--') {
         const u = isAscii(l) ? punyDecode(SL(l, 4)) : null;
-        if (!u || isAscii(u) || !validLabel(u)) return null;
+        if (!validLabel(u && idnaMap(u))) return null;
       } else if (!isAscii(l)) {
         if (!validLabel(l)) return null;
         const cps = [];
@@ -333,10 +358,10 @@
   const hasCreds = (r) => r.u !== '' || r.pw !== '';
   const newRecord = () => ({ s: '', u: '', pw: '', h: null, p: null, pa: [], q: null, f: null });
 
-  const S_START = 0, S_SCHEME = 1, S_NO_SCHEME = 2, S_SPEC_REL_AUTH = 3, S_PATH_AUTH = 4, S_REL = 5,
-    S_REL_SLASH = 6, S_SPEC_AUTH_SLASHES = 7, S_SPEC_AUTH_IGNORE = 8, S_AUTH = 9, S_HOST = 10, S_HOSTNAME = 11,
-    S_PORT = 12, S_FILE = 13, S_FILE_SLASH = 14, S_FILE_HOST = 15, S_PATH_START = 16, S_PATH = 17, S_OPAQUE = 18,
-    S_QUERY = 19, S_FRAGMENT = 20;
+  const S_START = 1, S_SCHEME = 2, S_NO_SCHEME = 3, S_SPEC_REL_AUTH = 4, S_PATH_AUTH = 5, S_REL = 6,
+    S_REL_SLASH = 7, S_SPEC_AUTH_SLASHES = 8, S_SPEC_AUTH_IGNORE = 9, S_AUTH = 10, S_HOST = 11, S_HOSTNAME = 12,
+    S_PORT = 13, S_FILE = 14, S_FILE_SLASH = 15, S_FILE_HOST = 16, S_PATH_START = 17, S_PATH = 18, S_OPAQUE = 19,
+    S_QUERY = 20, S_FRAGMENT = 21;
 
   // The basic URL parser. Returns the record, or null on failure. With `override` it edits `url` in place.
   function parse(input, base, url, override) {
@@ -660,11 +685,17 @@
     get hostname() { const h = this.#rec().h; return h === null ? '' : h; }
     set hostname(v) { const r = this.#rec(); v = usv(v); if (typeof r.pa !== 'string') parse(v, null, r, S_HOSTNAME); }
     get port() { const p = this.#rec().p; return p === null ? '' : '' + p; }
+    // Node 20 differs from the spec here: a value starting with a character other than a digit, '-' or a
+    // control/space, and holding a digit somewhere, removes the port instead of leaving it unchanged.
     set port(v) {
       const r = this.#rec();
-      v = usv(v);
+      v = usv(v).replace(/[\t\n\r]/g, '');
       if (noCreds(r)) return;
-      if (v === '') r.p = null; else parse(v, null, r, S_PORT);
+      const c = CC(v, 0);
+      if (v === '') r.p = null;
+      else if (c > 32 && c !== 45 && EXEC(/\d/, v) !== null) {
+        if (c >= 48 && c <= 57) parse(v, null, r, S_PORT); else r.p = null;
+      }
     }
     get pathname() { return pathOf(this.#rec()); }
     set pathname(v) {
