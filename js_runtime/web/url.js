@@ -632,7 +632,13 @@
     #r;
     #sp = null;
     static {
-      setQuery = (url, q) => { url.#r.q = q; if (q === null) stripOpaque(url.#r); };
+      // Node 20 first removes the old query (which can strip an opaque path's trailing spaces), then sets it.
+      setQuery = (url, q) => {
+        const r = url.#r;
+        if (r.q !== null) { r.q = null; stripOpaque(r); }
+        r.q = q;
+        if (q === null) stripOpaque(r);
+      };
     }
     constructor(input, base = undefined) {
       if (arguments.length === 0) throw missing(['url']);
@@ -656,7 +662,6 @@
     #rec() { return this.#r; }
     #reparams() { if (this.#sp) paramsLink(this.#sp, this.#r.q === null ? [] : parseForm(this.#r.q)); }
     toString() { return serialize(this.#rec()); }
-    toJSON() { return serialize(this.#rec()); }
     get href() { return serialize(this.#rec()); }
     set href(v) {
       this.#rec();
@@ -729,6 +734,7 @@
       r.f = '';
       parse(CC(v, 0) === 35 ? SL(v, 1) : v, null, r, S_FRAGMENT);
     }
+    toJSON() { return serialize(this.#rec()); }
     [INSPECT](depth, opts, inspect) {
       if (typeof depth === 'number' && depth < 0) return this;
       const o = {};
