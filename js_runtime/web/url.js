@@ -1,13 +1,10 @@
 // globals: URL URLSearchParams
 // Why: models parse and build URLs (query strings above all) and must get the answers browsers and Node give.
-// This is the WHATWG URL Standard parser, serializer and API (URL, URLSearchParams), matching Node 20.
-// IDNA: no UTS #46 mapping table ships, so non-ASCII domains are mapped by removing the default-ignorable
-// code points UTS #46 ignores, mapping the ideographic full stop to '.', NFKC normalisation and lowercasing
-// (uppercase Sigma always to sigma). Labels with unassigned, private-use, surrogate or joiner (U+200C/D)
-// code points, a leading combining mark, or that are not stable under that mapping are rejected. Unlike full
-// UTS #46: the few code points whose UTS #46 mapping differs from NFKC plus lowercasing map the NFKC way,
-// other UTS #46 disallowed code points are accepted, joiners are always rejected (CheckJoiners would allow
-// them in some scripts) and bidi rules (CheckBidi) are not checked.
+// The WHATWG URL Standard (parser, serializers, URL and URLSearchParams) as Node 20 implements it; where Node
+// departs from the standard (see the tests) the standard wins, except the port setter, which follows Node.
+// IDNA without a UTS #46 table: mapping is NFKC plus per-code-point case folding, with the exceptions UTS #46
+// makes for common scripts; a few disallowed code points are listed, newer Unicode versions than Node's
+// table are accepted, joiners (U+200C/D) are always rejected and the bidi rule uses approximate classes.
 (function (host) {
   'use strict';
   const un = (f) => f.call.bind(f);
@@ -15,7 +12,8 @@
   const CC = un(SP.charCodeAt), CP = un(SP.codePointAt), SL = un(SP.slice), LC = un(SP.toLowerCase);
   const UC = un(SP.toUpperCase);
   const NORM = un(SP.normalize), IDX = un(SP.indexOf), WF = un(SP.toWellFormed);
-  const JOIN = un(Array.prototype.join), SORT = un(Array.prototype.sort), EXEC = un(RegExp.prototype.exec);
+  const AP = Array.prototype, JOIN = un(AP.join), SORT = un(AP.sort), PUSH = un(AP.push), MAP = un(AP.map), SLA = un(AP.slice);
+  const EXEC = un(RegExp.prototype.exec);
   const fcc = String.fromCharCode, fcp = String.fromCodePoint, floor = Math.floor;
   const defProp = Object.defineProperty, ownKeys = Reflect.ownKeys, gopd = Object.getOwnPropertyDescriptor;
   const INSPECT = Symbol.for('nodejs.util.inspect.custom'), ITER = Symbol.iterator, TAG = Symbol.toStringTag;
@@ -28,9 +26,21 @@
     return e;
   }
   const missing = (names) =>
-    fail('ERR_MISSING_ARGS', 'The ' + JOIN(names.map((n) => '"' + n + '"'), ' and ') + ' argument' +
+    fail('ERR_MISSING_ARGS', 'The ' + JOIN(MAP(names, (n) => '"' + n + '"'), ' and ') + ' argument' +
       (names.length > 1 ? 's' : '') + ' must be specified');
   const usv = (v) => WF('' + v);
+  // Replace each code point of s by f(codePointText, codePoint) (regular-expression replace would go through
+  // RegExp.prototype.exec, which the caller may have replaced).
+  const mapCp = (s, f) => {
+    let out = '';
+    for (let i = 0; i < s.length; i++) {
+      const c = CP(s, i);
+      if (c > 0xffff) i++;
+      out += f(fcp(c), c);
+    }
+    return out;
+  };
+  const strip = (s) => mapCp(s, (ch, c) => c === 9 || c === 10 || c === 13 ? '' : ch);
   const split = (s, ch) => {
     const out = [];
     let at = 0, j;
@@ -55,9 +65,9 @@
     let c = CP(s, i);
     if (c >= 0xd800 && c < 0xe000) c = 0xfffd;
     if (c < 0x80) out[out.length] = c;
-    else if (c < 0x800) out.push(0xc0 | c >> 6, 0x80 | c & 63);
-    else if (c < 0x10000) out.push(0xe0 | c >> 12, 0x80 | c >> 6 & 63, 0x80 | c & 63);
-    else { out.push(0xf0 | c >> 18, 0x80 | c >> 12 & 63, 0x80 | c >> 6 & 63, 0x80 | c & 63); i++; }
+    else if (c < 0x800) PUSH(out, 0xc0 | c >> 6, 0x80 | c & 63);
+    else if (c < 0x10000) PUSH(out, 0xe0 | c >> 12, 0x80 | c >> 6 & 63, 0x80 | c & 63);
+    else { PUSH(out, 0xf0 | c >> 18, 0x80 | c >> 12 & 63, 0x80 | c >> 6 & 63, 0x80 | c & 63); i++; }
     return i;
   }
 
@@ -179,18 +189,18 @@
     return fcp(...out);
   }
 
-  const IGNORED = /[\u00ad\u034f\u180b-\u180d\u180f\u200b\u2060\u2064\ufe00-\ufe0f\ufeff\u{1bca0}-\u{1bca3}\u{e0100}-\u{e01ef}]/gu;
+  const IGNORED = /[\u00ad\u034f\u180b-\u180d\u180f\u200b\u2060\u2064\ufe00-\ufe0f\ufeff\u{1bca0}-\u{1bca3}\u{e0100}-\u{e01ef}]/u;
+  const SIGMA = /[\u03f2\u{1d6d3}\u{1d70d}\u{1d747}\u{1d781}\u{1d7bb}]/u;
   const BAD_LABEL = /^\p{M}|[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}\p{Zs}\p{Zl}\p{Zp}\ufffd\u115f\u1160\u17b4\u17b5\u1806\u3164\uffa0\ufbb2-\ufbc1]/u;
   const BAD_CASED = /[\u04c0\u10a0-\u10c5\u2132\u2183]/;
-  const DOTS = /[.\u3002\uff0e\uff61]/g;
+  const DOTS = /[.\u3002\uff0e\uff61]/;
   // Case folding as upper-then-lower case of each code point, except where UTS #46 keeps or maps otherwise.
   const FOLD = { __proto__: null, '\u00df': '\u00df', '\u03c2': '\u03c2', '\u0131': '\u0131', '\u1e9e': 'ss' };
-  const fold = (ch) => FOLD[ch] || (EXEC(/[\u13a0-\u13fd\uab70-\uabbf]/, ch) ? UC(ch) : LC(UC(ch)));
+  const fold = (ch, c) => c < 128 ? LC(ch) : FOLD[ch] || (EXEC(/[\u13a0-\u13fd\uab70-\uabbf]/, ch) ? UC(ch) : LC(UC(ch)));
   // Returns null when a code point maps to something holding a full stop (U+2488 DIGIT ONE FULL STOP...).
   function idnaMap(s) {
-    s = s.replace(IGNORED, '').replace(DOTS, '.')
-      .replace(/[\u03f2\u{1d6d3}\u{1d70d}\u{1d747}\u{1d781}\u{1d7bb}]/gu, '\u03c3');
-    const m = NORM(NORM(s, 'NFKC').replace(/[A-Z]|[^\0-\x7f]/gu, fold), 'NFKC').replace(DOTS, '.');
+    s = mapCp(s, (ch) => EXEC(IGNORED, ch) ? '' : EXEC(DOTS, ch) ? '.' : EXEC(SIGMA, ch) ? '\u03c3' : ch);
+    const m = mapCp(NORM(mapCp(NORM(s, 'NFKC'), fold), 'NFKC'), (ch) => EXEC(DOTS, ch) ? '.' : ch);
     return EXEC(BAD_CASED, s) === null && split(m, '.').length === split(s, '.').length ? m : null;
   }
   // Bidi rule as Node 20 applies it, to each label holding a right-to-left letter or Arabic digit: after the
@@ -372,7 +382,7 @@
       while (b > a && CC(input, b - 1) <= 32) b--;
       input = SL(input, a, b);
     }
-    if (EXEC(/[\t\n\r]/, input) !== null) input = input.replace(/[\t\n\r]/g, '');
+    input = strip(input);
     let state = override || S_START, buf = '', atSeen = false, inBrackets = false, pwSeen = false;
     const n = input.length;
     let special = url.s in SPECIAL;
@@ -421,7 +431,7 @@
           special = url.s in SPECIAL;
           if (c === 47 || (special && c === 92)) state = S_REL_SLASH;
           else {
-            url.u = base.u; url.pw = base.pw; url.h = base.h; url.p = base.p; url.pa = base.pa.slice(); url.q = base.q;
+            url.u = base.u; url.pw = base.pw; url.h = base.h; url.p = base.p; url.pa = SLA(base.pa); url.q = base.q;
             if (c === 63) { url.q = ''; state = S_QUERY; }
             else if (c === 35) { url.f = ''; state = S_FRAGMENT; }
             else if (c >= 0) { url.q = null; shorten(url); state = S_PATH; i--; }
@@ -494,7 +504,7 @@
           url.s = 'file'; url.h = ''; special = true;
           if (c === 47 || c === 92) state = S_FILE_SLASH;
           else if (base && base.s === 'file') {
-            url.h = base.h; url.pa = base.pa.slice(); url.q = base.q;
+            url.h = base.h; url.pa = SLA(base.pa); url.q = base.q;
             if (c === 63) { url.q = ''; state = S_QUERY; }
             else if (c === 35) { url.f = ''; state = S_FRAGMENT; }
             else if (c >= 0) {
@@ -509,7 +519,7 @@
           else {
             if (base && base.s === 'file') {
               url.h = base.h;
-              if (!startsWithDrive(input, i) && isNormDrive(base.pa[0] || '')) url.pa.push(base.pa[0]);
+              if (!startsWithDrive(input, i) && isNormDrive(base.pa[0] || '')) PUSH(url.pa, base.pa[0]);
             }
             state = S_PATH; i--;
           }
@@ -537,16 +547,16 @@
           else if (!override && c === 63) { url.q = ''; state = S_QUERY; }
           else if (!override && c === 35) { url.f = ''; state = S_FRAGMENT; }
           else if (c >= 0) { state = S_PATH; if (c !== 47) i--; }
-          else if (override && url.h === null) url.pa.push('');
+          else if (override && url.h === null) PUSH(url.pa, '');
           break;
         case S_PATH:
           if (c < 0 || c === 47 || (special && c === 92) || (!override && (c === 63 || c === 35))) {
             const slash = c === 47 || (special && c === 92);
-            if (isDoubleDot(buf)) { shorten(url); if (!slash) url.pa.push(''); }
-            else if (isSingleDot(buf)) { if (!slash) url.pa.push(''); }
+            if (isDoubleDot(buf)) { shorten(url); if (!slash) PUSH(url.pa, ''); }
+            else if (isSingleDot(buf)) { if (!slash) PUSH(url.pa, ''); }
             else {
               if (url.s === 'file' && url.pa.length === 0 && isDrive(buf)) buf = buf[0] + ':';
-              url.pa.push(pe(buf, PATH));
+              PUSH(url.pa, pe(buf, PATH));
             }
             buf = '';
             if (c === 63) { url.q = ''; state = S_QUERY; }
@@ -589,16 +599,20 @@
   }
   const noCreds = (r) => r.h === null || r.h === '' || r.s === 'file';
   const stripOpaque = (r) => {
-    if (typeof r.pa === 'string' && r.f === null && r.q === null) r.pa = r.pa.replace(/ +$/, '');
+    if (typeof r.pa === 'string' && r.f === null && r.q === null) {
+      let n = r.pa.length;
+      while (n && CC(r.pa, n - 1) === 32) n--;
+      r.pa = SL(r.pa, 0, n);
+    }
   };
 
+  const plusToSpace = (s) => mapCp(s, (ch) => ch === '+' ? ' ' : ch);
   function parseForm(s) {
     const list = [];
     for (const part of split(s, '&')) {
       if (part === '') continue;
       const eq = IDX(part, '=');
-      list.push(pd((eq < 0 ? part : SL(part, 0, eq)).replace(/\+/g, ' ')),
-        pd(eq < 0 ? '' : SL(part, eq + 1).replace(/\+/g, ' ')));
+      PUSH(list, pd(plusToSpace(eq < 0 ? part : SL(part, 0, eq))), pd(eq < 0 ? '' : plusToSpace(SL(part, eq + 1))));
     }
     return list;
   }
@@ -694,7 +708,7 @@
     // control/space, and holding a digit somewhere, removes the port instead of leaving it unchanged.
     set port(v) {
       const r = this.#rec();
-      v = usv(v).replace(/[\t\n\r]/g, '');
+      v = strip(usv(v));
       if (noCreds(r)) return;
       const c = CC(v, 0);
       if (v === '') r.p = null;
@@ -752,7 +766,7 @@
     #l = [];
     #url = null;
     static {
-      paramsList = (p) => p.#l;
+      paramsList = (p) => { if (!(#l in p)) throw badThis(); return p.#l; };
       paramsLink = (p, list, url) => { p.#l = list; if (url) p.#url = url; };
     }
     constructor(init = undefined) {
@@ -769,7 +783,7 @@
           if ((typeof pair !== 'object' && typeof pair !== 'function') || pair === null ||
             typeof pair[ITER] !== 'function') throw tupleError();
           let k = 0;
-          for (const x of pair) { l.push(usv(x)); k++; }
+          for (const x of pair) { PUSH(l, usv(x)); k++; }
           if (k !== 2) throw tupleError();
         }
       } else {
@@ -778,36 +792,35 @@
           const d = gopd(init, key);
           if (d !== undefined && d.enumerable) seen.set(WF('' + key), usv(init[key]));
         }
-        for (const [k, v] of seen) l.push(k, v);
+        for (const [k, v] of seen) PUSH(l, k, v);
       }
     }
-    #list() { return this.#l; }
     #update() {
       if (!this.#url) return;
       const q = serializeForm(this.#l);
       setQuery(this.#url, q === '' ? null : q);
     }
-    get size() { if (!(#l in this)) throw badThis(); return this.#l.length / 2; }
+    get size() { return paramsList(this).length / 2; }
     append(name, value) {
-      if (!(#l in this)) throw badThis();
+      paramsList(this);
       if (arguments.length < 2) throw missing(['name', 'value']);
-      this.#l.push(...str2(name, value));
+      PUSH(this.#l, ...str2(name, value));
       this.#update();
     }
     delete(name, value = undefined) {
-      if (!(#l in this)) throw badThis();
+      paramsList(this);
       if (arguments.length < 1) throw missing(['name']);
       const l = this.#l, out = [];
       name = usv(name);
       if (value !== undefined) value = usv(value);
       for (let i = 0; i < l.length; i += 2) {
-        if (l[i] !== name || (value !== undefined && l[i + 1] !== value)) out.push(l[i], l[i + 1]);
+        if (l[i] !== name || (value !== undefined && l[i + 1] !== value)) PUSH(out, l[i], l[i + 1]);
       }
       this.#l = out;
       this.#update();
     }
     get(name) {
-      if (!(#l in this)) throw badThis();
+      paramsList(this);
       if (arguments.length < 1) throw missing(['name']);
       const l = this.#l;
       name = usv(name);
@@ -815,15 +828,15 @@
       return null;
     }
     getAll(name) {
-      if (!(#l in this)) throw badThis();
+      paramsList(this);
       if (arguments.length < 1) throw missing(['name']);
       const l = this.#l, out = [];
       name = usv(name);
-      for (let i = 0; i < l.length; i += 2) if (l[i] === name) out.push(l[i + 1]);
+      for (let i = 0; i < l.length; i += 2) if (l[i] === name) PUSH(out, l[i + 1]);
       return out;
     }
     has(name, value = undefined) {
-      if (!(#l in this)) throw badThis();
+      paramsList(this);
       if (arguments.length < 1) throw missing(['name']);
       const l = this.#l;
       name = usv(name);
@@ -834,46 +847,47 @@
       return false;
     }
     set(name, value) {
-      if (!(#l in this)) throw badThis();
+      paramsList(this);
       if (arguments.length < 2) throw missing(['name', 'value']);
       [name, value] = str2(name, value);
       const l = this.#l, out = [];
       let found = false;
       for (let i = 0; i < l.length; i += 2) {
-        if (l[i] !== name) out.push(l[i], l[i + 1]);
-        else if (!found) { found = true; out.push(name, value); }
+        if (l[i] !== name) PUSH(out, l[i], l[i + 1]);
+        else if (!found) { found = true; PUSH(out, name, value); }
       }
-      if (!found) out.push(name, value);
+      if (!found) PUSH(out, name, value);
       this.#l = out;
       this.#update();
     }
     sort() {
-      if (!(#l in this)) throw badThis();
+      paramsList(this);
       const l = this.#l, pairs = [];
-      for (let i = 0; i < l.length; i += 2) pairs.push([l[i], l[i + 1]]);
+      for (let i = 0; i < l.length; i += 2) PUSH(pairs, [l[i], l[i + 1]]);
       SORT(pairs, (a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-      this.#l = pairs.flat();
+      this.#l = [];
+      for (const [k, v] of pairs) PUSH(this.#l, k, v);
       this.#update();
     }
-    entries() { this.#list(); return new Iter(this, 2); }
+    entries() { paramsList(this); return new Iter(this, 2); }
     forEach(callback, thisArg = undefined) {
-      if (!(#l in this)) throw badThis();
+      paramsList(this);
       if (typeof callback !== 'function') {
         throw fail('ERR_INVALID_ARG_TYPE', 'The "callback" argument must be of type function. ' + received(callback));
       }
       for (let i = 0; i < this.#l.length; i += 2) callback.call(thisArg, this.#l[i + 1], this.#l[i], this);
     }
-    keys() { this.#list(); return new Iter(this, 0); }
-    values() { this.#list(); return new Iter(this, 1); }
-    toString() { if (!(#l in this)) throw badThis(); return serializeForm(this.#l); }
+    keys() { paramsList(this); return new Iter(this, 0); }
+    values() { paramsList(this); return new Iter(this, 1); }
+    toString() { return serializeForm(paramsList(this)); }
     [INSPECT](depth, opts, inspect) {
-      if (!(#l in this)) throw badThis();
+      paramsList(this);
       if (typeof depth === 'number' && depth < 0) return stylize(opts, '[Object]');
       const io = innerOpts(depth, opts), l = this.#l, out = [];
       let len = -2;
       for (let i = 0; i < l.length; i += 2) {
         const s = inspect(l[i], io) + ' => ' + inspect(l[i + 1], io);
-        out.push(s);
+        PUSH(out, s);
         len += s.replace(/\u001b\[\d\d?m/g, '').length + 2;
       }
       const name = ctorName(this, 'URLSearchParams');
@@ -900,9 +914,9 @@
       if (typeof depth === 'number' && depth < 0) return stylize(opts, '[Object]');
       const io = innerOpts(depth, opts), l = paramsList(this.#t), items = [];
       for (let i = this.#i; i < l.length; i += 2) {
-        items.push(this.#k === 0 ? l[i] : this.#k === 1 ? l[i + 1] : [l[i], l[i + 1]]);
+        PUSH(items, this.#k === 0 ? l[i] : this.#k === 1 ? l[i + 1] : [l[i], l[i + 1]]);
       }
-      const strs = items.map((x) => inspect(x, io));
+      const strs = MAP(items, (x) => inspect(x, io));
       const br = IDX(inspect(items, io), '\n') >= 0;
       return 'URLSearchParams Iterator {' + (br ? '\n  ' + JOIN(strs, ',\n  ') : ' ' + JOIN(strs, ', ')) + ' }';
     }

@@ -50,7 +50,5 @@ def load(mr: MiniRacer, name: str) -> None:
 def run_in_node(script: str) -> Any:
     """Run `script` in Node (it must print one JSON document) and return the parsed output."""
     assert NODE is not None
-    done = subprocess.run(
-        [NODE, "-e", script], capture_output=True, text=True, timeout=NODE_TIMEOUT_SEC, check=True
-    )
+    done = subprocess.run([NODE, "-e", script], capture_output=True, text=True, timeout=NODE_TIMEOUT_SEC, check=True)
     return json.loads(done.stdout)
