@@ -40,7 +40,15 @@
     }
     return out;
   };
-  const strip = (s) => mapCp(s, (ch, c) => c === 9 || c === 10 || c === 13 ? '' : ch);
+  const strip = (s) => {
+    if (IDX(s, '\t') < 0 && IDX(s, '\n') < 0 && IDX(s, '\r') < 0) return s;
+    let out = '', start = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = CC(s, i);
+      if (c === 9 || c === 10 || c === 13) { out += SL(s, start, i); start = i + 1; }
+    }
+    return start ? out + SL(s, start) : s;
+  };
   const split = (s, ch) => {
     const out = [];
     let at = 0, j;
@@ -360,8 +368,8 @@
     return isDrive(SL(s, i, i + 2)) && (c < 0 || c === 47 || c === 92 || c === 63 || c === 35);
   };
   const isNormDrive = (s) => isDrive(s) && CC(s, 1) === 58;
-  const isSingleDot = (s) => s === '.' || LC(s) === '%2e';
-  const isDoubleDot = (s) => s === '..' || ((s = LC(s)) === '.%2e' || s === '%2e.' || s === '%2e%2e');
+  const isSingleDot = (s) => s === '.' || (s.length === 3 && LC(s) === '%2e');
+  const isDoubleDot = (s) => s === '..' || (s.length > 3 && s.length < 7 && ((s = LC(s)) === '.%2e' || s === '%2e.' || s === '%2e%2e'));
   const shorten = (r) => {
     if (!(r.s === 'file' && r.pa.length === 1 && isNormDrive(r.pa[0]))) r.pa.pop();
   };
@@ -561,7 +569,13 @@
             buf = '';
             if (c === 63) { url.q = ''; state = S_QUERY; }
             if (c === 35) { url.f = ''; state = S_FRAGMENT; }
-          } else buf += input[i];
+          } else {
+            // Take the whole segment at once: appending code unit by code unit is slow on long paths.
+            let j = i + 1, d;
+            while (j < n && (d = CC(input, j)) !== 47 && !(special && d === 92) && (override || (d !== 63 && d !== 35))) j++;
+            buf += SL(input, i, j);
+            i = j - 1;
+          }
           break;
         case S_OPAQUE: {
           let j = i, d;
@@ -606,7 +620,7 @@
     }
   };
 
-  const plusToSpace = (s) => mapCp(s, (ch) => ch === '+' ? ' ' : ch);
+  const plusToSpace = (s) => IDX(s, '+') < 0 ? s : JOIN(split(s, '+'), ' ');
   function parseForm(s) {
     const list = [];
     for (const part of split(s, '&')) {
