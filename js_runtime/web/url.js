@@ -949,6 +949,7 @@
   defProp(URLSearchParams.prototype, ITER, { value: URLSearchParams.prototype.entries, writable: true, configurable: true });
   Object.setPrototypeOf(Iter.prototype, Object.getPrototypeOf(Object.getPrototypeOf([][ITER]())));
   defProp(Iter.prototype, TAG, { value: 'URLSearchParams Iterator', configurable: true });
-  defProp(Iter.prototype, 'constructor', { value: undefined });
+  defProp(Iter.prototype, 'next', { enumerable: true });
+  delete Iter.prototype.constructor;
   return { URL, URLSearchParams };
 })

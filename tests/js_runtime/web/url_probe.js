@@ -153,6 +153,14 @@
   attempt('params forEach non-function', () => new URLSearchParams('a=1').forEach('abc'));
   attempt('params forEach object', () => new URLSearchParams('a=1').forEach({}));
   attempt('params wrong receiver', () => URLSearchParams.prototype.get.call({}, 'a'));
+  attempt('params iterator prototype', () => {
+    const proto = Object.getPrototypeOf(new URLSearchParams('a=1').keys());
+    return [Object.getOwnPropertyNames(proto), Object.keys(proto),
+      Object.getPrototypeOf(proto) === Object.getPrototypeOf(Object.getPrototypeOf([].keys()))];
+  });
+  attempt('params iterator wrong receiver', () => Object.getPrototypeOf(new URLSearchParams().keys()).next.call({}));
+  attempt('params from a set pair and array values', () => [String(new URLSearchParams([new Set(['a', 'b'])])),
+    String(new URLSearchParams({ a: [1, 2] }))]);
   attempt('params iterator toString tag', () => Object.prototype.toString.call(new URLSearchParams().keys()));
 
   const linked = [
@@ -183,6 +191,9 @@
   attempt('toStringTag', () => [Object.prototype.toString.call(new URL('http://h')),
     Object.prototype.toString.call(new URLSearchParams())]);
   attempt('wrong receiver', () => Object.getOwnPropertyDescriptor(URL.prototype, 'href').get.call({}));
+  attempt('wrong receiver of toString', () => URL.prototype.toString.call({}));
+  attempt('function lengths', () => [URL.length, URLSearchParams.length, URL.canParse.length,
+    ...['append', 'delete', 'get', 'getAll', 'has', 'set', 'forEach'].map((k) => URLSearchParams.prototype[k].length)]);
   attempt('invalid href setter', () => { new URL('http://h').href = 'nope'; });
   attempt('invalid with base', () => new URL('http://[', 'http://h/'));
   attempt('enumerable members', () => [Object.keys(URL.prototype), Object.keys(URLSearchParams.prototype), Object.keys(URL)]);
