@@ -197,33 +197,33 @@
     return fcp(...out);
   }
 
-  const IGNORED = /[\u00ad\u034f\u180b-\u180d\u180f\u200b\u2060\u2064\ufe00-\ufe0f\ufeff\u{1bca0}-\u{1bca3}\u{e0100}-\u{e01ef}]/u;
-  const SIGMA = /[\u03f2\u{1d6d3}\u{1d70d}\u{1d747}\u{1d781}\u{1d7bb}]/u;
-  const BAD_LABEL = /^\p{M}|[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}\p{Zs}\p{Zl}\p{Zp}\ufffd\u115f\u1160\u17b4\u17b5\u1806\u3164\uffa0\ufbb2-\ufbc1]/u;
-  const BAD_CASED = /[\u04c0\u10a0-\u10c5\u2132\u2183]/;
+  // The Unicode regular expressions below are written inside the functions that use them: created at module
+  // start they would cost about half a millisecond on every first use, even for ASCII-only URLs.
   const DOTS = /[.\u3002\uff0e\uff61]/;
   // Case folding as upper-then-lower case of each code point, except where UTS #46 keeps or maps otherwise.
   const FOLD = { __proto__: null, '\u00df': '\u00df', '\u03c2': '\u03c2', '\u0131': '\u0131', '\u1e9e': 'ss' };
   const fold = (ch, c) => c < 128 ? LC(ch) : FOLD[ch] || (EXEC(/[\u13a0-\u13fd\uab70-\uabbf]/, ch) ? UC(ch) : LC(UC(ch)));
   // Returns null when a code point maps to something holding a full stop (U+2488 DIGIT ONE FULL STOP...).
   function idnaMap(s) {
-    s = mapCp(s, (ch) => EXEC(IGNORED, ch) ? '' : EXEC(DOTS, ch) ? '.' : EXEC(SIGMA, ch) ? '\u03c3' : ch);
+    const ignored = /[\u00ad\u034f\u180b-\u180d\u180f\u200b\u2060\u2064\ufe00-\ufe0f\ufeff\u{1bca0}-\u{1bca3}\u{e0100}-\u{e01ef}]/u;
+    const sigma = /[\u03f2\u{1d6d3}\u{1d70d}\u{1d747}\u{1d781}\u{1d7bb}]/u;
+    s = mapCp(s, (ch) => EXEC(ignored, ch) ? '' : EXEC(DOTS, ch) ? '.' : EXEC(sigma, ch) ? '\u03c3' : ch);
     const m = mapCp(NORM(mapCp(NORM(s, 'NFKC'), fold), 'NFKC'), (ch) => EXEC(DOTS, ch) ? '.' : ch);
-    return EXEC(BAD_CASED, s) === null && split(m, '.').length === split(s, '.').length ? m : null;
+    return EXEC(/[\u04c0\u10a0-\u10c5\u2132\u2183]/, s) === null && split(m, '.').length === split(s, '.').length ? m : null;
   }
   // Bidi rule as Node 20 applies it, to each label holding a right-to-left letter or Arabic digit: after the
   // first code point no left-to-right letter, the last one that is not a mark is right-to-left or a digit,
   // and not both kinds of digits. Bidi classes are approximated from blocks and general categories.
-  const RTL_OR_AN = /[\u0590-\u08ff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
-  const BIDI = /(\p{Mn}|\p{Me})|([\u0600-\u0605\u0660-\u0669\u066b\u066c\u06dd\u08e2])|([0-9\u06f0-\u06f9])|([\u0606\u0607\u0609\u060a\u060c\u060e\u060f\u066a\u06de\u06e9\u07f6-\u07f9])|([\u0590-\u08ff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}])|([\p{L}\p{Mc}\p{Nd}\p{Nl}])/u;
   function bidiOk(l) {
-    if (EXEC(RTL_OR_AN, l) === null) return true;
+    if (EXEC(/[\u0590-\u08ff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u, l) === null) return true;
+    const bidi = /(\p{Mn}|\p{Me})|([\u0600-\u0605\u0660-\u0669\u066b\u066c\u06dd\u08e2])|([0-9\u06f0-\u06f9])|([\u0606\u0607\u0609\u060a\u060c\u060e\u060f\u066a\u06de\u06e9\u07f6-\u07f9])|([\u0590-\u08ff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}])|([\p{L}\p{Mc}\p{Nd}\p{Nl}])/u;
     let k = '';
-    for (const ch of l) { const m = EXEC(BIDI, ch); k += m === null ? 'O' : 'MAEORL'[m.indexOf(ch, 1) - 1]; }
+    for (const ch of l) { const m = EXEC(bidi, ch); k += m === null ? 'O' : 'MAEORL'[m.indexOf(ch, 1) - 1]; }
     if (EXEC(/[RA]/, k) === null) return true;
     return EXEC(/^(?:[RA]|.[^L]*[RAE])M*$/, k) !== null && !(IDX(k, 'A') >= 0 && IDX(k, 'E') >= 0);
   }
-  const validLabel = (l) => l !== null && l !== '' && EXEC(BAD_LABEL, l) === null && bidiOk(l);
+  const validLabel = (l) => l !== null && l !== '' && bidiOk(l) &&
+    EXEC(/^\p{M}|[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}\p{Zs}\p{Zl}\p{Zp}\ufffc\ufffd\u115f\u1160\u17b4\u17b5\u1806\u3164\uffa0\ufbb2-\ufbc1]/u, l) === null;
   const isAscii = (s) => EXEC(/[^\0-\x7f]/, s) === null;
 
   // UTS #46 ToASCII with CheckHyphens, CheckBidi, CheckJoiners(see top), UseSTD3ASCIIRules and VerifyDnsLength off.
