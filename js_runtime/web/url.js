@@ -226,7 +226,7 @@
     EXEC(/^\p{M}|[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}\p{Zs}\p{Zl}\p{Zp}\ufffc\ufffd\u115f\u1160\u17b4\u17b5\u1806\u3164\uffa0\ufbb2-\ufbc1]/u, l) === null;
   const isAscii = (s) => EXEC(/[^\0-\x7f]/, s) === null;
 
-  // UTS #46 ToASCII with CheckHyphens, CheckBidi, CheckJoiners(see top), UseSTD3ASCIIRules and VerifyDnsLength off.
+  // UTS #46 ToASCII as the URL Standard calls it: Transitional, CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength off.
   function domainToAscii(d) {
     const ascii = isAscii(d);
     d = ascii ? LC(d) : idnaMap(d);
