@@ -19,8 +19,16 @@
   const INSPECT = Symbol.for('nodejs.util.inspect.custom'), ITER = Symbol.iterator, TAG = Symbol.toStringTag;
   const HEX = '0123456789ABCDEF';
 
-  function fail(code, msg, extra) {
+  // A TypeError shaped as Node's coded errors: `code` (and `input`, `base`) own properties, and unless `plain`
+  // (the URL constructor's error) the code in the stack's first line and in String(error).
+  function fail(code, msg, extra, plain) {
     const e = new TypeError(msg);
+    if (!plain) {
+      defProp(e, 'name', { value: 'TypeError [' + code + ']', configurable: true });
+      e.stack;
+      delete e.name;
+      defProp(e, 'toString', { value() { return this.name + ' [' + code + ']: ' + this.message; }, configurable: true, writable: true });
+    }
     e.code = code;
     for (const k in extra) e[k] = extra[k];
     return e;
@@ -674,7 +682,7 @@
       let b = null;
       if (base !== undefined) base = usv(base);
       const r = (base === undefined || (b = parse(base, null))) && parse(input, b);
-      if (!r) throw fail('ERR_INVALID_URL', 'Invalid URL', base === undefined ? { input } : { input, base });
+      if (!r) throw fail('ERR_INVALID_URL', 'Invalid URL', base === undefined ? { input } : { input, base }, true);
       this.#r = r;
     }
     static parse(input, base = undefined) {

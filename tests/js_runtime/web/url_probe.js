@@ -5,7 +5,8 @@
   const out = [];
   const fields = ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname',
     'search', 'hash'];
-  const err = (e) => [e.constructor.name, e.message, e.code, e.input, e.base];
+  const err = (e) => [e.constructor.name, e.message, e.code, e.input, e.base, String(e), e.stack.split('\n')[0],
+    Object.keys(e)];
   // The URL's fields in the order of `fields`, then its search parameters.
   const describe = (u) => [...fields.map((f) => u[f]), [...u.searchParams]];
   const attempt = (id, f) => {
