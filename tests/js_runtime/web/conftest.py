@@ -1,0 +1,31 @@
+"""Fixtures for the web module tests (see web_harness.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from web_harness import NODE, WebIsolate
+
+
+@pytest.fixture
+def web() -> Iterator[WebIsolate]:
+    """A fresh isolate with the web globals installed lazily, closed after the test."""
+    isolate = WebIsolate()
+    try:
+        yield isolate
+    finally:
+        isolate.close()
+
+
+@pytest.fixture
+def web_runtime() -> Iterator[WebIsolate]:
+    """Like `web`, with the project's runtime loaded too, for console.log output."""
+    isolate = WebIsolate(runtime=True)
+    try:
+        yield isolate
+    finally:
+        isolate.close()
+
+
+requires_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
