@@ -1,0 +1,206 @@
+// globals: performance Performance PerformanceEntry PerformanceMark PerformanceMeasure
+(function (host) {
+  'use strict';
+  // High-resolution time as the sandbox can give it: performance.now() counts milliseconds
+  // since the call started (the host's clock, Date.now resolution), with marks and measures.
+  const DOMException = host.global('DOMException');
+  const defineProperty = Object.defineProperty;
+  const now = host.now;
+  const timeOrigin = Date.now() - now();
+  const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+  const token = {};
+  let entries = [];
+  let performance;
+
+  function nodeError(Ctor, code, message) {
+    const error = new Ctor(message);
+    error.name = Ctor.name + ' [' + code + ']';
+    void error.stack; // V8 formats the header now, with the code in it as Node shows it
+    delete error.name;
+    error.code = code;
+    return error;
+  }
+
+  function illegal() {
+    return nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
+  }
+
+  function checkThis(value) {
+    if (value !== performance) {
+      throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "this" argument must be an instance of Performance.' +
+        (value === null || typeof value !== 'object' ? ' Received ' + typeof value : ' Received an instance of ' +
+          (value.constructor && value.constructor.name || 'Object')));
+    }
+  }
+
+  class PerformanceEntry {
+    #name;
+    #type;
+    #start;
+    #duration;
+    constructor() {
+      const args = arguments;
+      if (args[0] !== token) throw illegal();
+      this.#name = args[1];
+      this.#type = args[2];
+      this.#start = args[3];
+      this.#duration = args[4];
+    }
+
+    get name() { return this.#name; }
+    get entryType() { return this.#type; }
+    get startTime() { return this.#start; }
+    get duration() { return this.#duration; }
+
+    toJSON() {
+      return { name: this.#name, entryType: this.#type, startTime: this.#start, duration: this.#duration };
+    }
+
+    [INSPECT](depth, options, inspect) {
+      return this[Symbol.toStringTag] + ' ' + inspect(this.toJSON(), options);
+    }
+  }
+
+  function detailed(Base, type) {
+    return class extends Base {
+      #detail;
+      constructor(key, name, start, duration, detail) {
+        super(key, name, type, start, duration);
+        this.#detail = detail === undefined ? null : detail;
+      }
+
+      get detail() { return this.#detail; }
+
+      toJSON() {
+        const json = super.toJSON();
+        json.detail = this.#detail;
+        return json;
+      }
+    };
+  }
+  const PerformanceMark = detailed(PerformanceEntry, 'mark');
+  const PerformanceMeasure = detailed(PerformanceEntry, 'measure');
+
+  // A time given to measure(): a number, or the name of the latest mark so named.
+  function timeOf(value) {
+    if (typeof value === 'number') return value;
+    const name = `${value}`;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      if (entries[i].entryType === 'mark' && entries[i].name === name) return entries[i].startTime;
+    }
+    throw new DOMException('The "' + name + '" performance mark has not been set', 'SyntaxError');
+  }
+
+  function add(entry) {
+    let i = entries.length;
+    while (i > 0 && entries[i - 1].startTime > entry.startTime) i--;
+    entries.splice(i, 0, entry);
+    return entry;
+  }
+
+  function select(name, type) {
+    const found = [];
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      if ((name === undefined || entry.name === name) && (type === undefined || entry.entryType === type)) {
+        found[found.length] = entry;
+      }
+    }
+    return found;
+  }
+
+  function clear(type, name) {
+    entries = entries.filter((entry) => entry.entryType !== type || (name !== undefined && entry.name !== `${name}`));
+  }
+
+  class Performance {
+    constructor() {
+      if (arguments[0] !== token) throw illegal();
+    }
+
+    clearMarks(name = undefined) {
+      checkThis(this);
+      clear('mark', name);
+    }
+
+    clearMeasures(name = undefined) {
+      checkThis(this);
+      clear('measure', name);
+    }
+
+    getEntries() {
+      checkThis(this);
+      return select();
+    }
+
+    getEntriesByName(name, type = undefined) {
+      checkThis(this);
+      return select(`${name}`, type === undefined ? undefined : `${type}`);
+    }
+
+    getEntriesByType(type) {
+      checkThis(this);
+      return select(undefined, `${type}`);
+    }
+
+    mark(name, options = undefined) {
+      checkThis(this);
+      if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
+      const start = options == null || options.startTime === undefined ? now() : +options.startTime;
+      return add(new PerformanceMark(token, `${name}`, start, 0, options == null ? null : options.detail));
+    }
+
+    measure(name, startOrOptions = undefined, endMark = undefined) {
+      checkThis(this);
+      if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
+      let start;
+      let end;
+      let detail = null;
+      if (startOrOptions !== null && typeof startOrOptions === 'object') {
+        const options = startOrOptions;
+        const duration = options.duration;
+        if (options.detail !== undefined) detail = options.detail;
+        end = options.end !== undefined ? timeOf(options.end) :
+          options.start !== undefined && duration !== undefined ? timeOf(options.start) + +duration : now();
+        start = options.start !== undefined ? timeOf(options.start) :
+          duration !== undefined && options.end !== undefined ? end - duration : 0;
+      } else {
+        end = endMark !== undefined ? timeOf(endMark) : now();
+        start = startOrOptions !== undefined ? timeOf(startOrOptions) : 0;
+      }
+      return add(new PerformanceMeasure(token, `${name}`, start, end - start, detail));
+    }
+
+    now() {
+      checkThis(this);
+      return now();
+    }
+
+    get timeOrigin() {
+      checkThis(this);
+      return timeOrigin;
+    }
+
+    toJSON() {
+      checkThis(this);
+      return { timeOrigin };
+    }
+
+    [INSPECT](depth, options, inspect) {
+      return 'Performance ' + inspect({ timeOrigin }, options);
+    }
+  }
+
+  const classes = [Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure];
+  for (let i = 0; i < classes.length; i++) {
+    const prototype = classes[i].prototype;
+    const keys = Object.getOwnPropertyNames(prototype);
+    for (let k = 0; k < keys.length; k++) if (keys[k] !== 'constructor') defineProperty(prototype, keys[k], { enumerable: true });
+    defineProperty(prototype, Symbol.toStringTag, { value: ['Performance', 'PerformanceEntry', 'PerformanceMark',
+      'PerformanceMeasure'][i], configurable: true });
+  }
+  defineProperty(PerformanceMark, 'name', { value: 'PerformanceMark' });
+  defineProperty(PerformanceMeasure, 'name', { value: 'PerformanceMeasure' });
+  performance = new Performance(token);
+  return { performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure };
+})
