@@ -3,7 +3,7 @@
   'use strict';
   // atob/btoa as Node 20 has them: the HTML standard's forgiving-base64 decode (ASCII
   // whitespace ignored, at most two trailing '='), Latin-1 strings on both sides, and
-  // Node's error messages for each rejection.
+  // Node's error message for each rejection (which of the two depends on Node's order of checks).
   const DOMException = host.global('DOMException');
   const TypeErrorCtor = TypeError;
   const fromCharCode = String.fromCharCode;
@@ -40,32 +40,32 @@
   function atob(input) {
     if (arguments.length === 0) throw missingInput();
     input = `${input}`;
-    const length = input.length;
-    let count = 0;
+    // Up to two '=' may end the text, with whitespace around them; any other '=' is invalid.
+    let end = input.length;
     let equals = 0;
-    for (let i = 0; i < length; i++) {
+    while (equals < 2) {
+      while (end > 0 && SEXTET[input.charCodeAt(end - 1)] === -2) end--;
+      if (end === 0 || input.charCodeAt(end - 1) !== 61) break;
+      end--;
+      equals++;
+    }
+    let count = 0;
+    for (let i = 0; i < end; i++) {
       const code = input.charCodeAt(i);
       const sextet = code < 128 ? SEXTET[code] : -1;
-      if (sextet === -1) throw invalid('Invalid character');
-      if (sextet === -2) continue;
-      count++;
-      if (sextet === 64) {
-        if (++equals > 2) throw invalid('Invalid character');
-      } else if (equals !== 0) {
-        throw invalid('Invalid character');
-      }
+      if (sextet === -1 || sextet === 64) throw invalid('Invalid character');
+      if (sextet !== -2) count++;
     }
     const rest = count % 4;
-    if (rest !== 0 && equals !== 0) throw invalid('Invalid character');
     if (rest === 1) throw invalid('The string to be decoded is not correctly encoded.');
-    const bytes = new Uint8Array((((count - equals) * 3) >> 2));
+    if (equals !== 0 && (count === 0 || (rest + equals) % 4 !== 0)) throw invalid('Invalid character');
+    const bytes = new Uint8Array((count * 3) >> 2);
     let buffer = 0;
     let bits = 0;
     let out = 0;
-    for (let i = 0; i < length; i++) {
-      const code = input.charCodeAt(i);
-      const sextet = SEXTET[code];
-      if (sextet < 0 || sextet === 64) continue;
+    for (let i = 0; i < end; i++) {
+      const sextet = SEXTET[input.charCodeAt(i)];
+      if (sextet < 0) continue;
       buffer = ((buffer << 6) | sextet) & 0xffffff;
       bits += 6;
       if (bits >= 8) {

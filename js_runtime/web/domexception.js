@@ -6,7 +6,6 @@
   // message and code getters and the legacy code constants.
   const defineProperty = Object.defineProperty;
   const TypeErrorCtor = TypeError;
-  const StringCtor = String;
   const CONSTANTS = ('INDEX_SIZE DOMSTRING_SIZE HIERARCHY_REQUEST WRONG_DOCUMENT INVALID_CHARACTER NO_DATA_ALLOWED ' +
     'NO_MODIFICATION_ALLOWED NOT_FOUND NOT_SUPPORTED INUSE_ATTRIBUTE INVALID_STATE SYNTAX INVALID_MODIFICATION ' +
     'NAMESPACE INVALID_ACCESS VALIDATION TYPE_MISMATCH SECURITY NETWORK ABORT URL_MISMATCH QUOTA_EXCEEDED TIMEOUT ' +
@@ -28,16 +27,16 @@
     #name;
     #message;
     constructor(message = '', options = 'Error') {
-      message = StringCtor(message);
+      message = `${message}`;
       let name = 'Error';
       let cause;
       let hasCause = false;
       if (options !== null && typeof options === 'object') {
-        if (options.name !== undefined) name = StringCtor(options.name);
+        if (options.name !== undefined) name = `${options.name}`;
         hasCause = 'cause' in options;
         if (hasCause) cause = options.cause;
       } else {
-        name = StringCtor(options);
+        name = `${options}`;
       }
       super(message);
       this.#name = name;
