@@ -4,7 +4,6 @@
   // atob/btoa as Node 20 has them: the HTML standard's forgiving-base64 decode (ASCII
   // whitespace ignored, at most two trailing '='), Latin-1 strings on both sides, and
   // Node's error message for each rejection (which of the two depends on Node's order of checks).
-  const DOMException = host.global('DOMException');
   const TypeErrorCtor = TypeError;
   const fromCharCode = String.fromCharCode;
   const apply = Reflect.apply;
@@ -16,6 +15,12 @@
   SEXTET[9] = SEXTET[10] = SEXTET[12] = SEXTET[13] = SEXTET[32] = -2;
   SEXTET[61] = 64;
 
+  // DOMException is compiled only when an error needs it.
+  function domException(message, name) {
+    const DOMException = host.global('DOMException');
+    return new DOMException(message, name);
+  }
+
   function missingInput() {
     const error = new TypeErrorCtor('The "input" argument must be specified');
     error.name = 'TypeError [ERR_MISSING_ARGS]';
@@ -26,7 +31,7 @@
   }
 
   function invalid(message) {
-    return new DOMException(message, 'InvalidCharacterError');
+    return domException(message, 'InvalidCharacterError');
   }
 
   function latin1(bytes, length) {

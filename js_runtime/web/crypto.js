@@ -4,7 +4,6 @@
   // The Web Crypto API's pure parts: getRandomValues and randomUUID from a ChaCha20 stream
   // keyed by the host's 32 bytes of operating-system entropy (new for every call), and
   // subtle.digest with SHA-1/256/384/512. Other SubtleCrypto methods reject, saying so.
-  const DOMException = host.global('DOMException');
   const defineProperty = Object.defineProperty;
   const isView = ArrayBuffer.isView;
   const parseIntFn = parseInt;
@@ -19,6 +18,12 @@
   const METHODS = 'encrypt decrypt sign verify digest generateKey deriveKey deriveBits importKey exportKey ' +
     'wrapKey unwrapKey';
   const ALGORITHMS = 'SHA-1, SHA-256, SHA-384, SHA-512';
+
+  // DOMException is compiled only when an error needs it.
+  function domException(message, name) {
+    const DOMException = host.global('DOMException');
+    return new DOMException(message, name);
+  }
 
   function nodeError(Ctor, code, message) {
     const error = new Ctor(message);
@@ -275,7 +280,7 @@
       }
     }
     name = `${name}`.toUpperCase();
-    if (DIGESTS[name] === undefined) throw new DOMException('Unrecognized algorithm name', 'NotSupportedError');
+    if (DIGESTS[name] === undefined) throw domException('Unrecognized algorithm name', 'NotSupportedError');
     return digestOf(name, bytes);
   }
 
@@ -284,7 +289,7 @@
     const method = methods[i];
     const value = method === 'digest' ? digest : {
       async [method]() {
-        throw new DOMException('crypto.subtle.' + method + ' is not available here: this SubtleCrypto implements ' +
+        throw domException('crypto.subtle.' + method + ' is not available here: this SubtleCrypto implements ' +
           'only digest (' + ALGORITHMS + ')', 'NotSupportedError');
       },
     }[method];
@@ -306,10 +311,10 @@
       if (arguments.length < 1) throw missingArgs('getRandomValues', 'Crypto', 1, 0);
       const tag = isView(array) ? typedArrayTag.call(array) : undefined;
       if (tag === undefined || INTEGER_ARRAYS.indexOf(' ' + tag + ' ') === -1) {
-        throw new DOMException('The data argument must be an integer-type TypedArray', 'TypeMismatchError');
+        throw domException('The data argument must be an integer-type TypedArray', 'TypeMismatchError');
       }
       if (array.byteLength > 65536) {
-        throw new DOMException('The requested length exceeds 65,536 bytes', 'QuotaExceededError');
+        throw domException('The requested length exceeds 65,536 bytes', 'QuotaExceededError');
       }
       fillRandom(new Uint8ArrayCtor(array.buffer, array.byteOffset, array.byteLength));
       return array;

@@ -3,7 +3,6 @@
   'use strict';
   // High-resolution time as the sandbox can give it: performance.now() counts milliseconds
   // since the call started (the host's clock, Date.now resolution), with marks and measures.
-  const DOMException = host.global('DOMException');
   const defineProperty = Object.defineProperty;
   const now = host.now;
   const timeOrigin = Date.now() - now();
@@ -11,6 +10,12 @@
   const token = {};
   let entries = [];
   let performance;
+
+  // DOMException is compiled only when an error needs it.
+  function domException(message, name) {
+    const DOMException = host.global('DOMException');
+    return new DOMException(message, name);
+  }
 
   function nodeError(Ctor, code, message) {
     const error = new Ctor(message);
@@ -88,7 +93,7 @@
     for (let i = entries.length - 1; i >= 0; i--) {
       if (entries[i].entryType === 'mark' && entries[i].name === name) return entries[i].startTime;
     }
-    throw new DOMException('The "' + name + '" performance mark has not been set', 'SyntaxError');
+    throw domException('The "' + name + '" performance mark has not been set', 'SyntaxError');
   }
 
   function add(entry) {

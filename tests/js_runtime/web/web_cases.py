@@ -87,6 +87,7 @@ _DOMEXCEPTION = [
     _fn("{ class Mine extends DOMException {} const e = new Mine('hi', 'AbortError'); return [e.name, e.code, "
         "e instanceof DOMException, e instanceof Mine]; }"),
     _fn("{ try { throw new DOMException('inner', 'TimeoutError'); } catch (e) { return [e.name, e.message]; } }"),
+    _fn("[new DOMException('m', {}).name, new DOMException('m', { name: undefined }).name]"),
 ]
 
 _ATOB_INPUTS = [
@@ -139,6 +140,8 @@ _ENCODING = (
     + [
         _fn("new TextDecoder('ascii').decode(new Uint8Array(Array.from({ length: 256 }, (_, i) => i)).subarray(0x20, 0x80))"),
         _fn("new TextDecoder('latin1').decode(new Uint8Array(Array.from({ length: 96 }, (_, i) => 160 + i)))"),
+        _fn("new TextDecoder('windows-1252').decode(new Uint8Array(Array.from({ length: 32 }, (_, i) => 128 + i)))"),
+        _fn("new TextDecoder('gbk').encoding"),
         _fn("new TextEncoder().encode('h\\u00e9\\u20ac\\ud83d\\ude00')"),
         _fn("new TextEncoder().encode('a\\ud83db\\ude00c\\udc00\\ud800')"),
         _fn("new TextEncoder().encode()"), _fn("new TextEncoder().encode(undefined)"),

@@ -110,5 +110,5 @@ def node_json(code: str) -> Any:
     """Run `code` (an expression, awaited) in node and return its value through JSON."""
     assert NODE is not None
     script = f"(async () => {{ process.stdout.write(JSON.stringify(await ({code}))); }})()"
-    completed = subprocess.run([NODE, "-e", script], capture_output=True, text=True, timeout=60, check=True)
+    completed = subprocess.run([NODE, "-"], input=script, capture_output=True, text=True, timeout=60, check=True)
     return json.loads(completed.stdout)
