@@ -123,7 +123,8 @@
 
   function sha1(bytes) {
     const w = padded(bytes, 64);
-    const h = new Int32ArrayCtor([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
+    const h = new Int32ArrayCtor(5);
+    h[0] = 0x67452301; h[1] = 0xefcdab89; h[2] = 0x98badcfe; h[3] = 0x10325476; h[4] = 0xc3d2e1f0;
     const W = new Int32ArrayCtor(80);
     for (let o = 0; o < w.length; o += 16) {
       for (let t = 0; t < 16; t++) W[t] = w[o + t];

@@ -38,6 +38,11 @@
     }
   }
 
+  // Inspection options one level deeper, as Node passes them on for these objects.
+  function nested(options) {
+    return { ...options, depth: options.depth == null ? null : options.depth - 1 };
+  }
+
   class PerformanceEntry {
     #name;
     #type;
@@ -62,7 +67,7 @@
     }
 
     [INSPECT](depth, options, inspect) {
-      return this[Symbol.toStringTag] + ' ' + inspect(this.toJSON(), options);
+      return this[Symbol.toStringTag] + ' ' + inspect(this.toJSON(), nested(options));
     }
   }
 
@@ -98,8 +103,8 @@
 
   function add(entry) {
     let i = entries.length;
-    while (i > 0 && entries[i - 1].startTime > entry.startTime) i--;
-    entries.splice(i, 0, entry);
+    for (; i > 0 && entries[i - 1].startTime > entry.startTime; i--) entries[i] = entries[i - 1];
+    entries[i] = entry;
     return entry;
   }
 
@@ -115,7 +120,12 @@
   }
 
   function clear(type, name) {
-    entries = entries.filter((entry) => entry.entryType !== type || (name !== undefined && entry.name !== `${name}`));
+    const kept = [];
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      if (entry.entryType !== type || (name !== undefined && entry.name !== `${name}`)) kept[kept.length] = entry;
+    }
+    entries = kept;
   }
 
   class Performance {
@@ -192,7 +202,7 @@
     }
 
     [INSPECT](depth, options, inspect) {
-      return 'Performance ' + inspect({ timeOrigin }, options);
+      return 'Performance ' + inspect({ timeOrigin }, nested(options));
     }
   }
 

@@ -42,24 +42,31 @@ def module_globals(name: str) -> list[str]:
 LOADER = """
 (function (sources, names, seed) {
   const compiled = {};
+  const seedBytes = new Uint8Array(seed);
+  const defineProperty = Object.defineProperty;
+  const indirectEval = eval;
   function host() {
-    return Object.freeze({ __proto__: null, seed: new Uint8Array(seed),
+    const fresh = new Uint8Array(32);
+    for (let i = 0; i < 32; i++) fresh[i] = seedBytes[i];
+    return Object.freeze({ __proto__: null, seed: fresh,
       now: () => globalThis.__now === undefined ? 0 : globalThis.__now,
       global: (name) => globalThis[name] });
   }
   function load(module) {
     if (compiled[module]) return;
     compiled[module] = true;
-    const exports = (0, eval)(sources[module])(host());
-    for (const name of names[module]) {
-      Object.defineProperty(globalThis, name, { value: exports[name], writable: true, configurable: true,
+    const exports = indirectEval(sources[module])(host());
+    const list = names[module];
+    for (let i = 0; i < list.length; i++) {
+      defineProperty(globalThis, list[i], { value: exports[list[i]], writable: true, configurable: true,
         enumerable: false });
     }
   }
   for (const module in names) {
-    for (const name of names[module]) {
-      Object.defineProperty(globalThis, name, { configurable: true,
-        get() { load(module); return globalThis[name]; } });
+    const list = names[module];
+    for (let i = 0; i < list.length; i++) {
+      const name = list[i];
+      defineProperty(globalThis, name, { configurable: true, get() { load(module); return globalThis[name]; } });
     }
   }
 })
