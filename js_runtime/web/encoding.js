@@ -189,14 +189,14 @@
       'The encoded data was not valid for encoding ' + state.encoding);
   }
 
-  // Appends UTF-16 code units to a chunked string builder.
-  function builder() {
-    const units = new Uint16Array(8192);
+  // Appends UTF-16 code units to a chunked string builder for at most `size` units.
+  function builder(size) {
+    const units = new Uint16Array(size < 8192 ? size : 8192);
     let used = 0;
     let text = '';
     return {
       push(unit) {
-        if (used === 8192) {
+        if (used === units.length) {
           text += apply(fromCharCode, null, units);
           used = 0;
         }
@@ -317,7 +317,7 @@
       const state = stateOf(this);
       const bytes = input === undefined ? new Uint8ArrayCtor(0) : bytesOf(input);
       const stream = options !== null && options !== undefined && !!options.stream;
-      const out = builder();
+      const out = builder(bytes.length + state.pending.length + 1);
       const name = state.encoding;
       if (name === 'windows-1252') {
         for (let i = 0; i < bytes.length; i++) {

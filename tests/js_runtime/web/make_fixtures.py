@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from web_cases import CASES, DESCRIBE  # noqa: E402
+from web_cases import CASES, DESCRIBE
 
 FIXTURE = Path(__file__).parent / "fixtures" / "node_cases.json"
 

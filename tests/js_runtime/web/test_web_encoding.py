@@ -14,9 +14,26 @@ from web_harness import WebIsolate, node_json
 # Pieces that make byte soup interesting for a UTF-8 decoder: valid sequences of every
 # length, their prefixes, overlongs, surrogates, out-of-range lead bytes and lone continuations.
 FRAGMENTS = [
-    b"a", b"\x00", b"\x7f", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xef\xbb\xbf", b"\xc3",
-    b"\xe2\x82", b"\xf0\x9f\x98", b"\x80", b"\xbf", b"\xc0\xaf", b"\xe0\x80\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
-    b"\xf5", b"\xff", b"\xfe", b"\xf8\x88\x80\x80\x80",
+    b"a",
+    b"\x00",
+    b"\x7f",
+    b"\xc3\xa9",
+    b"\xe2\x82\xac",
+    b"\xf0\x9f\x98\x80",
+    b"\xef\xbb\xbf",
+    b"\xc3",
+    b"\xe2\x82",
+    b"\xf0\x9f\x98",
+    b"\x80",
+    b"\xbf",
+    b"\xc0\xaf",
+    b"\xe0\x80\xaf",
+    b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80",
+    b"\xf5",
+    b"\xff",
+    b"\xfe",
+    b"\xf8\x88\x80\x80\x80",
 ]
 
 
@@ -118,7 +135,9 @@ def test_a_large_text_of_all_planes_round_trips_through_encode_and_decode(web: W
         "const bytes = new TextEncoder().encode(s); return JSON.stringify([s.length, bytes.length, "
         "new TextDecoder().decode(bytes) === s]); })()"
     )
-    text = "".join(chr((i * 7919) % 0x110000) for i in range(1, 150000) if not 0xD800 <= (i * 7919) % 0x110000 <= 0xDFFF)
+    text = "".join(
+        chr((i * 7919) % 0x110000) for i in range(1, 150000) if not 0xD800 <= (i * 7919) % 0x110000 <= 0xDFFF
+    )
     assert json.loads(web.eval(code)) == [len(text.encode("utf-16-le")) // 2, len(text.encode()), True]
 
 

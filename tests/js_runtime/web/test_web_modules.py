@@ -7,9 +7,8 @@ import json
 import re
 
 import pytest
-from web_harness import MODULES, WebIsolate, module_globals, module_source
-
 from py_mini_racer import MiniRacer
+from web_harness import MODULES, WebIsolate, module_globals, module_source
 
 EXPECTED_GLOBALS = {
     "domexception": ["DOMException"],
@@ -56,9 +55,7 @@ def test_evaluating_and_calling_the_module_defines_no_global(module: str) -> Non
     mr = MiniRacer()
     try:
         before = mr.eval("JSON.stringify(Object.getOwnPropertyNames(globalThis))")
-        exported = mr.eval(
-            f"JSON.stringify(Object.keys((0, eval)({json.dumps(module_source(module))})({HOST})))"
-        )
+        exported = mr.eval(f"JSON.stringify(Object.keys((0, eval)({json.dumps(module_source(module))})({HOST})))")
         after = mr.eval("JSON.stringify(Object.getOwnPropertyNames(globalThis))")
         assert after == before
         assert json.loads(exported) == EXPECTED_GLOBALS[module]

@@ -50,9 +50,7 @@ def test_the_fixture_holds_every_case_recorded_by_node_20() -> None:
         assert [entry["case"] for entry in FIXTURE[module]] == sources, module
 
 
-@pytest.mark.parametrize(
-    ("case", "node"), [p for module in CASES for p in _recorded(module)]
-)
+@pytest.mark.parametrize(("case", "node"), [p for module in CASES for p in _recorded(module)])
 def test_a_case_gives_what_node_20_gives(web: WebIsolate, case: str, node: Any) -> None:
     expected = DEVIATIONS[case][0] if case in DEVIATIONS else node
     assert outcomes(web, [case]) == [expected]

@@ -83,7 +83,9 @@ RUNTIME_PRINTS = [
         "DOMException [InvalidCharacterError]: bad thing\n    at main.js:1:13\n",
         id="domexception",
     ),
-    pytest.param("console.log(new DOMException())", "DOMException [Error]\n    at main.js:1:13\n", id="domexception-default"),
+    pytest.param(
+        "console.log(new DOMException())", "DOMException [Error]\n    at main.js:1:13\n", id="domexception-default"
+    ),
     pytest.param(
         "console.log({ e: new DOMException('x', 'AbortError') })",
         "{\n  e: DOMException [AbortError]: x\n      at main.js:1:18\n}\n",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from web_harness import WebIsolate
+from web_harness import WebIsolate, module_source
 
 # RFC 8439 appendix A.1, test vectors 1 and 2: the keystream of the all-zero key and nonce
 # for block counters 0 and 1.
@@ -102,7 +102,5 @@ def test_the_module_keeps_no_reference_to_the_host_seed(web: WebIsolate) -> None
         "const second = make({ seed: new Uint8Array(32).fill(3), now: () => 0, global: () => undefined }).crypto; "
         "return JSON.stringify([a, Array.from(second.getRandomValues(new Uint8Array(16)))]); })()"
     )
-    from web_harness import module_source
-
     a, b = json.loads(web.eval(code % json.dumps(module_source("crypto"))))
     assert a == b

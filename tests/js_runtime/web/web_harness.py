@@ -81,9 +81,7 @@ class WebIsolate:
         self.api = self.mr.eval(source()) if runtime else None
         sources = {name: module_source(name) for name in MODULES if _exists(name)}
         names = {name: module_globals(name) for name in sources}
-        self.mr.eval(
-            f"({LOADER})({json.dumps(sources)}, {json.dumps(names)}, {json.dumps(seed or TEST_SEED)})"
-        )
+        self.mr.eval(f"({LOADER})({json.dumps(sources)}, {json.dumps(names)}, {json.dumps(seed or TEST_SEED)})")
 
     def eval(self, code: str) -> Any:
         """The value of `code`, awaited if it is a promise."""
