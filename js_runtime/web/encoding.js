@@ -147,6 +147,7 @@
     }
 
     [INSPECT](depth, options, inspect) {
+      if (depth < 0) return this; // Node then prints [Name]
       return { encoding: this.encoding };
     }
   }
@@ -354,6 +355,7 @@
     }
 
     [INSPECT](depth, options, inspect) {
+      if (depth < 0) return this; // Node then prints [Name]
       const state = stateOf(this);
       return 'TextDecoder ' + inspect({ encoding: state.encoding, fatal: state.fatal, ignoreBOM: state.ignoreBOM });
     }

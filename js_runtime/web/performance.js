@@ -43,11 +43,18 @@
     return { ...options, depth: options.depth == null ? null : options.depth - 1 };
   }
 
+  function missingName() {
+    return nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
+  }
+
+  let detailOf;
+
   class PerformanceEntry {
     #name;
     #type;
     #start;
     #duration;
+    #detail;
     constructor() {
       const args = arguments;
       if (args[0] !== token) throw illegal();
@@ -55,6 +62,11 @@
       this.#type = args[2];
       this.#start = args[3];
       this.#duration = args[4];
+      this.#detail = args[5] === undefined ? null : args[5];
+    }
+
+    static {
+      detailOf = (entry) => entry.#detail;
     }
 
     get name() { return this.#name; }
@@ -67,29 +79,33 @@
     }
 
     [INSPECT](depth, options, inspect) {
+      if (depth < 0) return this; // Node then prints [Name]
       return this[Symbol.toStringTag] + ' ' + inspect(this.toJSON(), nested(options));
     }
   }
 
-  function detailed(Base, type) {
-    return class extends Base {
-      #detail;
-      constructor(key, name, start, duration, detail) {
-        super(key, name, type, start, duration);
-        this.#detail = detail === undefined ? null : detail;
-      }
+  class PerformanceMark extends PerformanceEntry {
+    constructor(name, options = undefined) {
+      if (arguments.length === 0) throw missingName();
+      const start = options == null || options.startTime === undefined ? now() : +options.startTime;
+      super(token, `${name}`, 'mark', start, 0, options == null ? null : options.detail);
+    }
 
-      get detail() { return this.#detail; }
+    get detail() { return detailOf(this); }
 
-      toJSON() {
-        const json = super.toJSON();
-        json.detail = this.#detail;
-        return json;
-      }
-    };
+    toJSON() {
+      const json = super.toJSON();
+      json.detail = detailOf(this);
+      return json;
+    }
   }
-  const PerformanceMark = detailed(PerformanceEntry, 'mark');
-  const PerformanceMeasure = detailed(PerformanceEntry, 'measure');
+
+  // Measures are made only by performance.measure(); they share the mark's detail and toJSON.
+  class PerformanceMeasure extends PerformanceEntry {}
+  defineProperty(PerformanceMeasure.prototype, 'detail', Object.getOwnPropertyDescriptor(PerformanceMark.prototype,
+    'detail'));
+  defineProperty(PerformanceMeasure.prototype, 'toJSON', Object.getOwnPropertyDescriptor(PerformanceMark.prototype,
+    'toJSON'));
 
   // A time given to measure(): a number, or the name of the latest mark so named.
   function timeOf(value) {
@@ -160,14 +176,13 @@
 
     mark(name, options = undefined) {
       checkThis(this);
-      if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
-      const start = options == null || options.startTime === undefined ? now() : +options.startTime;
-      return add(new PerformanceMark(token, `${name}`, start, 0, options == null ? null : options.detail));
+      if (arguments.length === 0) throw missingName();
+      return add(new PerformanceMark(name, options));
     }
 
     measure(name, startOrOptions = undefined, endMark = undefined) {
       checkThis(this);
-      if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
+      if (arguments.length === 0) throw missingName();
       let start;
       let end;
       let detail = null;
@@ -183,7 +198,7 @@
         end = endMark !== undefined ? timeOf(endMark) : now();
         start = startOrOptions !== undefined ? timeOf(startOrOptions) : 0;
       }
-      return add(new PerformanceMeasure(token, `${name}`, start, end - start, detail));
+      return add(new PerformanceMeasure(token, `${name}`, 'measure', start, end - start, detail));
     }
 
     now() {
@@ -202,6 +217,7 @@
     }
 
     [INSPECT](depth, options, inspect) {
+      if (depth < 0) return this; // Node then prints [Name]
       return 'Performance ' + inspect({ timeOrigin }, nested(options));
     }
   }
@@ -214,8 +230,6 @@
     defineProperty(prototype, Symbol.toStringTag, { value: ['Performance', 'PerformanceEntry', 'PerformanceMark',
       'PerformanceMeasure'][i], configurable: true });
   }
-  defineProperty(PerformanceMark, 'name', { value: 'PerformanceMark' });
-  defineProperty(PerformanceMeasure, 'name', { value: 'PerformanceMeasure' });
   performance = new Performance(token);
   return { performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure };
 })

@@ -125,3 +125,14 @@ def test_an_error_with_a_node_code_prints_the_code_in_its_header_and_body(web_ru
     lines = stdout.splitlines()
     assert lines[0] == 'RangeError [ERR_ENCODING_NOT_SUPPORTED]: The "nope" encoding is not supported'
     assert lines[-2:] == ["  code: 'ERR_ENCODING_NOT_SUPPORTED'", "}"]
+
+
+@pytest.mark.parametrize(
+    "expression", ["new TextEncoder()", "new TextDecoder()", "performance", "performance.mark('a')"]
+)
+def test_past_the_depth_limit_custom_inspection_hands_the_value_back(web: WebIsolate, expression: str) -> None:
+    # Node then prints the class name in brackets, e.g. [TextDecoder].
+    code = (
+        f"(() => {{ const v = {expression}; return v[Symbol.for('nodejs.util.inspect.custom')](-1, {{}}) === v; }})()"
+    )
+    assert web.eval(code) is True

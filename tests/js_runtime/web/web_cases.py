@@ -459,6 +459,14 @@ _PERFORMANCE = [
         "{ const m = performance.mark('z', { startTime: 3 }); performance.clearMarks(); return [m instanceof "
         "PerformanceEntry, m instanceof PerformanceMark, m.detail, m.duration, Object.keys(m)]; }"
     ),
+    _fn(
+        "{ const m = new PerformanceMark('x', { detail: 1, startTime: 3 }); return [m.toJSON(), "
+        "performance.getEntries().length, Object.getPrototypeOf(PerformanceMark.prototype) === "
+        "PerformanceEntry.prototype, PerformanceMark.length]; }"
+    ),
+    _fn("new PerformanceMark()"),
+    _fn("new PerformanceMeasure()"),
+    _fn("new PerformanceEntry()"),
 ]
 
 CASES: dict[str, list[str]] = {
