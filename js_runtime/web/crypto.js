@@ -34,6 +34,10 @@
     return error;
   }
 
+  function invalidThis(type) {
+    return nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type ' + type);
+  }
+
   function missingArgs(method, owner, needed, given) {
     return nodeError(TypeError, 'ERR_MISSING_ARGS', "Failed to execute '" + method + "' on '" + owner + "': " +
       needed + ' argument' + (needed === 1 ? '' : 's') + ' required, but only ' + given + ' present.');
@@ -260,7 +264,7 @@
   }
 
   async function digest(algorithm, data) {
-    if (this !== subtle) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type SubtleCrypto');
+    if (this !== subtle) throw invalidThis('SubtleCrypto');
     const prefix = "Failed to execute 'digest' on 'SubtleCrypto': ";
     if (arguments.length < 2) throw missingArgs('digest', 'SubtleCrypto', 2, arguments.length);
     if (typeof algorithm === 'symbol') {
@@ -290,7 +294,7 @@
     const method = methods[i];
     const value = method === 'digest' ? digest : {
       async [method]() {
-        throw domException('crypto.subtle.' + method + ' is not available here: this SubtleCrypto implements ' +
+        throw domException('crypto.subtle.' + method + ' is not supported in this sandbox: its SubtleCrypto has ' +
           'only digest (' + ALGORITHMS + ')', 'NotSupportedError');
       },
     }[method];
@@ -303,12 +307,12 @@
     }
 
     get subtle() {
-      if (this !== crypto) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type Crypto');
+      if (this !== crypto) throw invalidThis('Crypto');
       return subtle;
     }
 
     getRandomValues(array) {
-      if (this !== crypto) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type Crypto');
+      if (this !== crypto) throw invalidThis('Crypto');
       if (arguments.length < 1) throw missingArgs('getRandomValues', 'Crypto', 1, 0);
       const tag = isView(array) ? typedArrayTag.call(array) : undefined;
       if (tag === undefined || INTEGER_ARRAYS.indexOf(' ' + tag + ' ') === -1) {
@@ -322,7 +326,7 @@
     }
 
     randomUUID() {
-      if (this !== crypto) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type Crypto');
+      if (this !== crypto) throw invalidThis('Crypto');
       const bytes = fillRandom(new Uint8ArrayCtor(16));
       bytes[6] = (bytes[6] & 0x0f) | 0x40;
       bytes[8] = (bytes[8] & 0x3f) | 0x80;
