@@ -9,9 +9,10 @@
   const apply = Reflect.apply;
   const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   // Sextet of each ASCII code; -1: not base64, -2: ASCII whitespace, 64: '='.
+  const CODES = new Uint8Array(64);
   const SEXTET = new Int8Array(128);
   for (let i = 0; i < 128; i++) SEXTET[i] = -1;
-  for (let i = 0; i < 64; i++) SEXTET[ALPHABET.charCodeAt(i)] = i;
+  for (let i = 0; i < 64; i++) SEXTET[CODES[i] = ALPHABET.charCodeAt(i)] = i;
   SEXTET[9] = SEXTET[10] = SEXTET[12] = SEXTET[13] = SEXTET[32] = -2;
   SEXTET[61] = 64;
 
@@ -92,10 +93,10 @@
       const a = input.charCodeAt(i);
       const b = i + 1 < length ? input.charCodeAt(i + 1) : 0;
       const c = i + 2 < length ? input.charCodeAt(i + 2) : 0;
-      codes[out++] = ALPHABET.charCodeAt(a >> 2);
-      codes[out++] = ALPHABET.charCodeAt(((a & 3) << 4) | (b >> 4));
-      codes[out++] = i + 1 < length ? ALPHABET.charCodeAt(((b & 15) << 2) | (c >> 6)) : 61;
-      codes[out++] = i + 2 < length ? ALPHABET.charCodeAt(c & 63) : 61;
+      codes[out++] = CODES[a >> 2];
+      codes[out++] = CODES[((a & 3) << 4) | (b >> 4)];
+      codes[out++] = i + 1 < length ? CODES[((b & 15) << 2) | (c >> 6)] : 61;
+      codes[out++] = i + 2 < length ? CODES[c & 63] : 61;
     }
     return latin1(codes, out);
   }

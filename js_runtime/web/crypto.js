@@ -118,7 +118,11 @@
     const length = bytes.length;
     const total = (((length + block / 8) / block | 0) + 1) * block;
     const w = new Int32ArrayCtor(total >> 2);
-    for (let i = 0; i < length; i++) w[i >> 2] |= bytes[i] << (24 - 8 * (i & 3));
+    const whole = length >> 2;
+    for (let i = 0, j = 0; i < whole; i++, j += 4) {
+      w[i] = (bytes[j] << 24) | (bytes[j + 1] << 16) | (bytes[j + 2] << 8) | bytes[j + 3];
+    }
+    for (let i = whole * 4; i < length; i++) w[i >> 2] |= bytes[i] << (24 - 8 * (i & 3));
     w[length >> 2] |= 0x80 << (24 - 8 * (length & 3));
     w[w.length - 1] = length * 8;
     w[w.length - 2] = length / (TWO32 / 8);

@@ -10,6 +10,7 @@
   const isView = ArrayBuffer.isView;
   const Uint8ArrayCtor = Uint8Array;
   const TypedArray = getPrototypeOf(Uint8Array);
+  const setBytes = TypedArray.prototype.set;
   const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArray.prototype, Symbol.toStringTag).get;
   const viewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, 'buffer').get;
   const viewOffset = Object.getOwnPropertyDescriptor(DataView.prototype, 'byteOffset').get;
@@ -176,6 +177,7 @@
 
   // Decoder state lives in a closed-over record per instance.
   const states = new WeakMap();
+  const EMPTY = new Uint8ArrayCtor(0);
 
   function stateOf(decoder) {
     const state = states.get(decoder);
@@ -184,7 +186,7 @@
   }
 
   function invalidData(state) {
-    state.pending = [];
+    state.pending = EMPTY;
     state.bomSeen = false;
     return nodeError(TypeError, 'ERR_ENCODING_INVALID_ENCODED_DATA',
       'The encoded data was not valid for encoding ' + state.encoding);
@@ -209,14 +211,13 @@
     };
   }
 
-  // Decodes `bytes` after the state's pending bytes; keeps an incomplete tail when streaming.
-  function decodeUtf8(state, bytes, stream, out) {
-    const pending = state.pending;
-    const total = pending.length + bytes.length;
-    const at = (i) => (i < pending.length ? pending[i] : bytes[i - pending.length]);
+  // The decoders return where the undecoded tail of `input` starts (an incomplete sequence
+  // that the next chunk may finish when streaming).
+  function decodeUtf8(state, input, stream, out) {
+    const total = input.length;
     let i = 0;
     while (i < total) {
-      const first = at(i);
+      const first = input[i];
       if (first < 0x80) {
         out.push(first);
         i++;
@@ -239,7 +240,7 @@
       let seen = 0;
       if (needed !== 0) {
         while (seen < needed && i + 1 + seen < total) {
-          const byte = at(i + 1 + seen);
+          const byte = input[i + 1 + seen];
           if (byte < lower || byte > upper) break;
           code = (code << 6) | (byte & 63);
           lower = 0x80;
@@ -258,19 +259,15 @@
       out.push(0xfffd);
       i += 1 + seen;
     }
-    const rest = [];
-    for (; i < total; i++) rest[rest.length] = at(i);
-    state.pending = rest;
+    return i;
   }
 
-  function decodeUtf16(state, bytes, stream, out) {
-    const pending = state.pending;
-    const total = pending.length + bytes.length;
-    const at = (i) => (i < pending.length ? pending[i] : bytes[i - pending.length]);
+  function decodeUtf16(state, input, stream, out) {
+    const total = input.length;
     const big = state.encoding === 'utf-16be';
     let i = 0;
     while (i + 1 < total) {
-      const unit = big ? (at(i) << 8) | at(i + 1) : at(i) | (at(i + 1) << 8);
+      const unit = big ? (input[i] << 8) | input[i + 1] : input[i] | (input[i + 1] << 8);
       if (unit < 0xd800 || unit >= 0xe000) {
         out.push(unit);
         i += 2;
@@ -278,7 +275,7 @@
       }
       if (unit < 0xdc00) {
         if (i + 3 >= total) break; // the pair may end in the next chunk, or the input ends here
-        const next = big ? (at(i + 2) << 8) | at(i + 3) : at(i + 2) | (at(i + 3) << 8);
+        const next = big ? (input[i + 2] << 8) | input[i + 3] : input[i + 2] | (input[i + 3] << 8);
         if (next >= 0xdc00 && next < 0xe000) {
           out.push(unit), out.push(next);
           i += 4;
@@ -289,13 +286,11 @@
       out.push(0xfffd);
       i += 2;
     }
-    const rest = [];
-    for (; i < total; i++) rest[rest.length] = at(i);
-    state.pending = rest;
-    if (!stream && rest.length !== 0) {
+    if (!stream && i < total) {
       if (state.fatal) throw invalidData(state);
       out.push(0xfffd);
     }
+    return i;
   }
 
   class TextDecoder {
@@ -311,25 +306,34 @@
       }
       const fatal = options !== null && !!options.fatal;
       const ignoreBOM = options !== null && !!options.ignoreBOM;
-      states.set(this, { encoding: name, fatal, ignoreBOM, pending: [], bomSeen: false });
+      states.set(this, { encoding: name, fatal, ignoreBOM, pending: EMPTY, bomSeen: false });
     }
 
     decode(input = undefined, options = undefined) {
       const state = stateOf(this);
-      const bytes = input === undefined ? new Uint8ArrayCtor(0) : bytesOf(input);
+      let bytes = input === undefined ? new Uint8ArrayCtor(0) : bytesOf(input);
+      const pending = state.pending;
+      if (pending.length !== 0) {
+        const joined = new Uint8ArrayCtor(pending.length + bytes.length);
+        for (let i = 0; i < pending.length; i++) joined[i] = pending[i];
+        apply(setBytes, joined, [bytes, pending.length]);
+        bytes = joined;
+      }
       const stream = options !== null && options !== undefined && !!options.stream;
-      const out = builder(bytes.length + state.pending.length + 1);
+      const out = builder(bytes.length + 1);
       const name = state.encoding;
+      let end = bytes.length;
       if (name === 'windows-1252') {
-        for (let i = 0; i < bytes.length; i++) {
+        for (let i = 0; i < end; i++) {
           const byte = bytes[i];
           out.push(byte >= 0x80 && byte < 0xa0 ? CP1252.charCodeAt(byte - 0x80) : byte);
         }
-      } else if (name === 'utf-8') {
-        decodeUtf8(state, bytes, stream, out);
       } else {
-        decodeUtf16(state, bytes, stream, out);
+        end = (name === 'utf-8' ? decodeUtf8 : decodeUtf16)(state, bytes, stream, out);
       }
+      const rest = new Uint8ArrayCtor(bytes.length - end);
+      for (let i = 0; i < rest.length; i++) rest[i] = bytes[end + i];
+      state.pending = rest;
       let text = out.done();
       if (!state.bomSeen && text.length !== 0) {
         state.bomSeen = true;
@@ -337,7 +341,7 @@
       }
       if (!stream) {
         state.bomSeen = false;
-        state.pending = [];
+        state.pending = EMPTY;
       }
       return text;
     }
