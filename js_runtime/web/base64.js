@@ -8,7 +8,8 @@
   const fromCharCode = String.fromCharCode;
   const apply = Reflect.apply;
   const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  // Sextet of each ASCII code; -1: not base64, -2: ASCII whitespace, 64: '='.
+  // CODES: the character code of each sextet; SEXTET: the sextet of each ASCII code, or
+  // -1: not base64, -2: ASCII whitespace, 64: '='.
   const CODES = new Uint8Array(64);
   const SEXTET = new Int8Array(128);
   for (let i = 0; i < 128; i++) SEXTET[i] = -1;
