@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import requires_node
+from make_fixtures import node_outcomes
 from web_cases import CASES, DESCRIBE
 from web_harness import WebIsolate
 
@@ -62,3 +64,10 @@ def test_each_deviation_names_a_recorded_case_where_node_differs() -> None:
         assert case in recorded, case
         assert recorded[case] != ours, case
         assert reason
+
+
+@requires_node
+@pytest.mark.parametrize("module", list(CASES))
+def test_the_recorded_outcomes_are_what_node_gives_now(module: str) -> None:
+    # Outcomes that depend on the moment (random values, clocks) are booleans in the cases.
+    assert node_outcomes(CASES[module]) == [entry["node"] for entry in FIXTURE[module]]
