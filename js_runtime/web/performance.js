@@ -226,9 +226,8 @@
   for (let i = 0; i < classes.length; i++) {
     const prototype = classes[i].prototype;
     const keys = Object.getOwnPropertyNames(prototype);
-    for (let k = 0; k < keys.length; k++) if (keys[k] !== 'constructor') defineProperty(prototype, keys[k], { enumerable: true });
-    defineProperty(prototype, Symbol.toStringTag, { value: ['Performance', 'PerformanceEntry', 'PerformanceMark',
-      'PerformanceMeasure'][i], configurable: true });
+    for (let k = 1; k < keys.length; k++) defineProperty(prototype, keys[k], { enumerable: true });
+    defineProperty(prototype, Symbol.toStringTag, { value: classes[i].name, configurable: true });
   }
   performance = new Performance(token);
   return { performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure };
