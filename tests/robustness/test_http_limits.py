@@ -80,6 +80,49 @@ async def test_half_sent_requests_neither_exhaust_descriptors_nor_delay_the_heal
             assert (await http.get(base + "/healthz")).json()["http"]["connections"]["headerTimeouts"] == len(timed_out)
 
 
+async def test_a_body_that_does_not_arrive_in_time_is_answered_408_and_its_connection_closed() -> None:
+    async with http_server("--http-body-timeout", "1") as (base, _):
+        port = urlsplit(base).port
+        assert port is not None
+        with anyio.fail_after(20):
+            stream = await anyio.connect_tcp("127.0.0.1", port)
+            async with stream:
+                await stream.send(
+                    b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b'Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc"'
+                )
+                answer = await read_until_closed(stream)
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert b"did not arrive within 1 s" in answer
+
+
+async def test_when_every_connection_serves_a_request_a_new_one_is_refused_with_503_and_retry_after() -> None:
+    async with http_server("--http-max-connections", "2") as (base, _):
+        port = urlsplit(base).port
+        assert port is not None
+        code = "await new Promise(resolve => setTimeout(resolve, 1500)); 'slept'"
+        async with httpx2.AsyncClient(timeout=60) as first, httpx2.AsyncClient(timeout=60) as second:
+            answers: list[httpx2.Response] = []
+
+            async def post(http: httpx2.AsyncClient, request_id: int) -> None:
+                answers.append(await http.post(base + "/mcp", json=call(request_id, code), headers=HEADERS))
+
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as group:
+                    group.start_soon(post, first, 1)
+                    group.start_soon(post, second, 2)
+                    while True:
+                        stream = await anyio.connect_tcp("127.0.0.1", port)
+                        async with stream:
+                            await stream.send(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                            answer = await read_until_closed(stream)
+                        if answer.startswith(b"HTTP/1.1 503 "):
+                            break
+                        await anyio.sleep(0.02)  # both calls are not in progress yet: try again
+        assert b"retry-after: 1" in answer.lower()
+        assert [response.status_code for response in answers] == [200, 200]
+
+
 async def test_a_get_on_the_mcp_endpoint_is_answered_at_once_instead_of_holding_a_stream_open() -> None:
     async with http_server() as (base, _), httpx2.AsyncClient() as http:
         with anyio.fail_after(10):
