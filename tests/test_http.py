@@ -5,6 +5,7 @@ health."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from typing import Any
 
@@ -313,3 +314,32 @@ async def post_runaway(http: httpx2.AsyncClient, base: str, headers: dict[str, s
         "params": {"name": "execute_js", "arguments": RUNAWAY},
     }
     await http.post(base + "/mcp", json=body, headers=headers)
+
+
+INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
+
+
+async def inspector(url: str, *args: str) -> tuple[int, str]:
+    """Run the official MCP Inspector CLI against ``url`` over Streamable HTTP; returns its status and output."""
+    command = ["npx", "--yes", INSPECTOR, "--cli", url, "--transport", "http", *args]
+    with anyio.fail_after(300):
+        done = await anyio.run_process(command, env=server_env(), check=False)
+    return done.returncode, done.stdout.decode() + done.stderr.decode()
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="npm/npx is not installed; the Inspector needs it")
+@pytest.mark.parametrize("sessions", [False, True], ids=["stateless", "sessions"])
+async def test_the_inspector_calls_tools_and_sets_the_log_level_exactly_where_logging_is_offered(
+    sessions: bool,
+) -> None:
+    async with http_server(*(["--http-sessions"] if sessions else [])) as (base, _):
+        status, output = await inspector(
+            base + "/mcp", "--method", "tools/call", "--tool-name", "execute_js", "--tool-arg", "code=[3,1,2].sort()"
+        )
+        assert status == 0, output
+        assert '"resultText": "[ 1, 2, 3 ]"' in output
+        status, output = await inspector(base + "/mcp", "--method", "logging/setLevel", "--log-level", "debug")
+    if sessions:
+        assert status == 0, output
+    else:
+        assert "Server does not support logging" in output
