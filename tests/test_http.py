@@ -343,3 +343,20 @@ async def test_the_inspector_calls_tools_and_sets_the_log_level_exactly_where_lo
         assert status == 0, output
     else:
         assert "Server does not support logging" in output
+
+
+def test_the_http_limits_are_flags_and_variables_with_documented_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbox_server.cli import _settings_from, build_parser
+    from sandbox_server.settings import Settings
+
+    assert Settings(workers=1).http_request_limit == 8
+    assert Settings(workers=3).http_request_limit == 12
+    parsed = build_parser().parse_args(
+        ["serve", "--transport", "http", "--http-sessions", "--http-max-requests", "5", "--http-header-timeout", "2.5"]
+    )
+    settings = _settings_from(parsed)
+    assert (settings.http_sessions, settings.http_request_limit, settings.http_header_timeout_s) == (True, 5, 2.5)
+    assert Settings().http_max_connections == 256
+    monkeypatch.setenv("SANDBOX_HTTP_MAX_CONNECTIONS", "77")
+    monkeypatch.setenv("SANDBOX_HTTP_SESSIONS", "true")
+    assert (Settings().http_max_connections, Settings().http_sessions) == (77, True)
