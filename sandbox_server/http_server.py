@@ -97,7 +97,11 @@ def _shared_lifespan(
 
 
 class HttpApp:
-    """The ASGI application and what the server needs to run and drain it."""
+    """The ASGI application and what the server needs to run and drain it.
+
+    Building one adapts ``server`` for HTTP, once: its lifespan (which starts the worker pool) is shared by the
+    session managers, and :class:`DisconnectCancellation` joins its middleware.
+    """
 
     def __init__(self, server: Server[App], app: App, settings: Settings, connections: ConnectionLimits) -> None:
         self.connections = connections
