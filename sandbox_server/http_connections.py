@@ -92,6 +92,8 @@ class ConnectionLimits:
     # Open connections, least recently active first (dicts keep insertion order).
     _open: dict[GuardedH11Protocol, None] = field(default_factory=dict)
     _lingering: int = 0
+    draining: bool = False
+    """Set when the server starts its drain: from then on a connection ends with its response."""
     _refusal_log: LogThrottle = field(default_factory=lambda: LogThrottle(logger, logging.WARNING))
     _timeout_log: LogThrottle = field(default_factory=lambda: LogThrottle(logger, logging.INFO))
     evicted: int = 0
@@ -144,6 +146,10 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if self.limits.draining:
+            # Accepted as the listening socket closed: uvicorn's drain would not know to end it.
+            self.transport.close()
+            return
         if not self.limits._admit(self):
             self._refuse()
             return
@@ -161,6 +167,8 @@ class GuardedH11Protocol(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self.limits._touch(self)
+        if self.limits.draining and not self.transport.is_closing():
+            self.drop()  # no new request on a kept-alive connection once the drain has begun
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()

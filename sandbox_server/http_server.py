@@ -233,7 +233,12 @@ async def serve_http(
         access_log=False,
     )
     uvicorn_server = _DrainingServer(config)
-    uvicorn_server.on_drain = http_app.admission.close_streams
+
+    def drain() -> None:
+        http_app.connections.draining = True
+        http_app.admission.close_streams()
+
+    uvicorn_server.on_drain = drain
     logger.info(
         "serving MCP over HTTP at http://%s:%d%s (%s)",
         settings.host,

@@ -198,7 +198,7 @@ async def wait_until_closed_to_new_connections(base: str) -> None:
     async with httpx2.AsyncClient() as http:
         while True:
             try:
-                await http.get(base + "/healthz")
+                await http.get(base + "/healthz", headers={"Connection": "close"})
             except httpx2.TransportError:
                 return
             await anyio.sleep(0.02)  # polling until the server stops accepting
