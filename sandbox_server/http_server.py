@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import signal
 import socket
 from collections.abc import AsyncIterator, Callable
@@ -222,6 +223,7 @@ async def serve_http(
         # The SDK logs every stateless request's teardown at info level.
         logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     AppStatus.disable_automatic_graceful_drain()  # type: ignore[no-untyped-call]
+    drain_s = settings.max_timeout_ms / 1000 + 5 if drain_timeout is None else drain_timeout
     config = uvicorn.Config(
         http_app.asgi,
         host=settings.host,
@@ -229,7 +231,7 @@ async def serve_http(
         log_level=settings.log_level,
         lifespan="on",
         http=guarded_protocol(http_app.connections),
-        timeout_graceful_shutdown=round(settings.max_timeout_ms / 1000 + 5 if drain_timeout is None else drain_timeout),
+        timeout_graceful_shutdown=math.ceil(drain_s),
         access_log=False,
     )
     uvicorn_server = _DrainingServer(config)
