@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import json
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -210,7 +211,38 @@ class Admission:
         target = self._streaming
         if self._plain is not None and not check_accept_headers(Request(scope))[1]:
             target = self._plain
+        if not limits.sessions and _opens_a_conversation(scope, body):
+            send = _with_correlation_id(send)
         await target(scope, _replay(bytes(body), receive), send)
+
+
+def _opens_a_conversation(scope: Scope, body: bytearray) -> bool:
+    """Whether this is an ``initialize`` request from a client that has no ``Mcp-Session-Id`` yet."""
+    if any(key == b"mcp-session-id" for key, _ in scope.get("headers", [])) or b'"initialize"' not in body:
+        return False
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("method") == "initialize"
+
+
+def _with_correlation_id(send: Send) -> Send:
+    """``send``, adding a fresh random ``Mcp-Session-Id`` to a successful answer.
+
+    The stateless server keeps nothing under this id. Clients send it back with every request, which lets a
+    ``notifications/cancelled`` be matched to the call it names from the same client (see
+    :mod:`sandbox_server.http_cancellation`), and gives a load balancer a key for affinity if it wants one; any
+    replica accepts any id.
+    """
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start" and message["status"] == 200:
+            correlation = (b"mcp-session-id", secrets.token_hex(16).encode())
+            message = {**message, "headers": [*message.get("headers", []), correlation]}
+        await send(message)
+
+    return sending
 
 
 def _replay(body: bytes, receive: Receive) -> Callable[[], Awaitable[Message]]:

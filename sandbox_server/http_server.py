@@ -4,16 +4,17 @@ Two modes:
 
 - **Stateless** (the default): no session lives on a replica, so any replica can answer any request behind a
   plain load balancer. Each POST is answered on its own, as an event stream when the client accepts one (its
-  progress notifications, then its result) or as plain JSON. A client cancels a call by closing its connection.
-  ``logging/setLevel`` cannot outlive the POST that sent it, so the logging capability is not offered.
+  progress notifications, then its result) or as plain JSON. ``logging/setLevel`` cannot outlive the POST that
+  sent it, so the logging capability is not offered. A client that initializes gets an ``Mcp-Session-Id`` that
+  the server keeps nothing under, only so that its ``notifications/cancelled`` can be matched to its own call.
 - **Sessions** (``--http-sessions``): the SDK's session manager keeps each client's session (``Mcp-Session-Id``)
-  in this process, so ``logging/setLevel`` holds for the session and ``notifications/cancelled`` reaches the
-  call it names. A load balancer must then send a session's requests to the replica that opened it.
+  in this process, so ``logging/setLevel`` holds for the session. A load balancer must then send a session's
+  requests to the replica that opened it.
 
 In both, the SDK's transport checks Host and Origin against DNS rebinding; bound beyond localhost the server
 refuses to start without a bearer token (see ``Settings``); connections and requests are bounded
 (:mod:`sandbox_server.http_connections`, :mod:`sandbox_server.http_admission`); and a call whose client
-disconnects is stopped (:mod:`sandbox_server.http_cancellation`).
+disconnects or cancels it is stopped (:mod:`sandbox_server.http_cancellation`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from sandbox_server.http_admission import Admission, AdmissionLimits
-from sandbox_server.http_cancellation import DisconnectCancellation
+from sandbox_server.http_cancellation import CallCancellation
 from sandbox_server.http_connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
 from sandbox_server.server import App
 from sandbox_server.settings import Settings, is_loopback
@@ -101,7 +102,7 @@ class HttpApp:
     """The ASGI application and what the server needs to run and drain it.
 
     Building one adapts ``server`` for HTTP, once: its lifespan (which starts the worker pool) is shared by the
-    session managers, and :class:`DisconnectCancellation` joins its middleware.
+    session managers, and :class:`CallCancellation` joins its middleware.
     """
 
     def __init__(self, server: Server[App], app: App, settings: Settings, connections: ConnectionLimits) -> None:
@@ -110,7 +111,8 @@ class HttpApp:
         body_limit = max_body_bytes(settings)
         security = _security(settings)
         server.lifespan = _shared_lifespan(server.lifespan)
-        server.middleware.append(DisconnectCancellation())
+        self.cancellation = CallCancellation(route_cancellations=not sessions)
+        server.middleware.append(self.cancellation)
         # The SSE transport carries a request's notifications before its result; the SDK drops them in its JSON
         # mode (mcp 2.3.0), so that one serves only clients that accept no event stream.
         self._managers = [

@@ -222,7 +222,8 @@ async def answer_promptly(client: Client) -> None:
     [
         # On the newest revision the official client cancels by closing the call's response stream.
         pytest.param(False, "auto", id="stateless-newest-revision"),
-        # On 2025 revisions it posts notifications/cancelled, which only a session can route to its call.
+        # On 2025 revisions it posts notifications/cancelled, matched to the call by Mcp-Session-Id and request id.
+        pytest.param(False, "legacy", id="stateless-2025-revision"),
         pytest.param(True, "legacy", id="sessions-2025-revision"),
     ],
 )
@@ -252,28 +253,68 @@ async def call_runaway(http: httpx2.AsyncClient, base: str, headers: dict[str, s
         return [json.loads(line[6:]) async for line in response.aiter_lines() if line.startswith("data: {")]
 
 
-async def test_with_sessions_notifications_cancelled_stops_the_call_and_sends_no_result_for_it() -> None:
-    async with http_server("--http-sessions") as (base, _), httpx2.AsyncClient(timeout=90) as http:
-        opened = await http.post(base + "/mcp", json=INITIALIZE, headers=HEADERS)
-        session = {**HEADERS, "Mcp-Session-Id": opened.headers["mcp-session-id"], "MCP-Protocol-Version": "2025-11-25"}
-        await http.post(base + "/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+async def open_conversation(http: httpx2.AsyncClient, base: str) -> dict[str, str]:
+    """Initialize as a 2025 client does; returns the headers of its later requests (with the Mcp-Session-Id)."""
+    opened = await http.post(base + "/mcp", json=INITIALIZE, headers=HEADERS)
+    headers = {**HEADERS, "Mcp-Session-Id": opened.headers["mcp-session-id"], "MCP-Protocol-Version": "2025-11-25"}
+    await http.post(base + "/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    return headers
+
+
+@pytest.mark.parametrize("sessions", [False, True], ids=["stateless", "sessions"])
+async def test_notifications_cancelled_stops_the_call_and_sends_no_result_for_it(sessions: bool) -> None:
+    async with (
+        http_server(*(["--http-sessions"] if sessions else [])) as (base, _),
+        httpx2.AsyncClient(timeout=90) as http,
+    ):
+        conversation = await open_conversation(http, base)
         streamed: list[Any] = []
 
         async def run() -> None:
-            streamed.extend(await call_runaway(http, base, session, 5))
+            streamed.extend(await call_runaway(http, base, conversation, 5))
 
         with anyio.fail_after(30):
             async with anyio.create_task_group() as group:
                 group.start_soon(run)
                 await wait_until_busy(http, base)
                 cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}}
-                accepted = await http.post(base + "/mcp", json=cancel, headers=session)
+                accepted = await http.post(base + "/mcp", json=cancel, headers=conversation)
                 assert accepted.status_code == 202
-        # The stream ends without a result: the SDK closes a 2025-era request stream with a "cancelled" error.
+        # The stream ends without a result, with the "cancelled" error that 2025-era streams end with.
         assert [message for message in streamed if "result" in message] == []
         assert [message["error"]["code"] for message in streamed if "error" in message] == [-32800]
         async with Client(base + "/mcp", mode="legacy") as client:
             await answer_promptly(client)
+
+
+async def test_without_sessions_a_cancellation_from_another_client_does_not_stop_a_call() -> None:
+    async with http_server() as (base, _), httpx2.AsyncClient(timeout=90) as http:
+        mine = await open_conversation(http, base)
+        theirs = await open_conversation(http, base)
+        assert mine["Mcp-Session-Id"] != theirs["Mcp-Session-Id"]
+        busy = "const end = Date.now() + 1500; while (Date.now() < end) {} 'finished'"
+        answer: list[httpx2.Response] = []
+
+        async def run() -> None:
+            answer.append(await http.post(base + "/mcp", json=call_of(5, busy), headers=mine))
+
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as group:
+                group.start_soon(run)
+                await wait_until_busy(http, base)
+                cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}}
+                for headers in (theirs, {**HEADERS, "MCP-Protocol-Version": "2025-11-25"}):  # another id, or none
+                    assert (await http.post(base + "/mcp", json=cancel, headers=headers)).status_code == 202
+    assert '"result":"finished"' in answer[0].text
+
+
+def call_of(request_id: int, code: str) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": "execute_js", "arguments": {"code": code}},
+    }
 
 
 @pytest.mark.parametrize(
@@ -292,11 +333,7 @@ async def test_a_client_that_disconnects_during_a_call_frees_its_worker(sessions
     ):
         headers = {**HEADERS, "Accept": accept}
         if sessions:
-            opened = await http.post(base + "/mcp", json=INITIALIZE, headers=headers)
-            headers.update({"Mcp-Session-Id": opened.headers["mcp-session-id"], "MCP-Protocol-Version": "2025-11-25"})
-            await http.post(
-                base + "/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers
-            )
+            headers = await open_conversation(http, base)
         with anyio.fail_after(30):
             async with anyio.create_task_group() as group:
                 group.start_soon(call_runaway if accept != "application/json" else post_runaway, http, base, headers, 9)
