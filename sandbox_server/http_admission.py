@@ -17,7 +17,8 @@ In order, each answered at once and before the body is read unless said otherwis
 
 Requests that accept ``text/event-stream`` go to the transport that answers with a stream (which carries the
 request's progress and log notifications before its result); without sessions, a client that accepts only
-``application/json`` still gets plain JSON from a second transport.
+``application/json`` still gets plain JSON from a second transport, and the answer to an ``initialize`` carries a
+fresh random ``Mcp-Session-Id`` under which nothing is kept (see :mod:`sandbox_server.http_cancellation`).
 """
 
 from __future__ import annotations
