@@ -9,7 +9,7 @@ from isolate_harness import Isolate
 from py_mini_racer import JSFunction, MiniRacer
 
 import js_runtime
-from js_runtime import web_modules, SCRIPT_NAME, source
+from js_runtime import SCRIPT_NAME, source, web_modules
 
 WEB_GLOBALS = {name for names, _source in web_modules().values() for name in names}
 USER_FACING_GLOBALS = {"setInterval", "clearInterval", "queueMicrotask", "structuredClone", *WEB_GLOBALS}
