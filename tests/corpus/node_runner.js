@@ -57,10 +57,13 @@ function objectLiteralEnding(source) {
     const before = lines.slice(0, index).join('\n');
     const tail = lines.slice(index).join('\n').trim();
     if (tail.endsWith(';')) continue;
+    let body;
     try {
-      const expression = acorn.parseExpressionAt(`(${tail})`, 0, { ecmaVersion: 'latest' });
-      if (expression.type !== 'ObjectExpression' || expression.end !== tail.length + 2) continue;
+      body = acorn.parse(`(${tail})`, PARSE_OPTIONS).body;
     } catch {
+      continue;
+    }
+    if (body.length !== 1 || body[0].type !== 'ExpressionStatement' || body[0].expression.type !== 'ObjectExpression') {
       continue;
     }
     if (parses(before)) return `${before}\n(${tail})\n`;
@@ -74,7 +77,8 @@ const stdout = [];
 const stderr = [];
 const sink = (chunks) => new Writable({ write(chunk, _encoding, done) { chunks.push(String(chunk)); done(); } });
 globalThis.console = new Console({ stdout: sink(stdout), stderr: sink(stderr), inspectOptions: INSPECT_OPTIONS });
-if (inputPath !== undefined) globalThis.input = JSON.parse(fs.readFileSync(inputPath, 'utf8'));
+// execute_js defines `input` in every call, undefined when the call passes none.
+globalThis.input = inputPath === undefined ? undefined : JSON.parse(fs.readFileSync(inputPath, 'utf8'));
 
 function isPlainJson(value) {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
