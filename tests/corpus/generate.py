@@ -67,9 +67,9 @@ def node_entry(report: dict[str, Any]) -> dict[str, Any]:
     """An expected.json entry from Node's report (empty stderr left out)."""
     entry: dict[str, Any] = {"origin": "node"}
     if "error" in report:
-        name = report["error"]["name"]
-        kind = "syntax" if name == "SyntaxError" else "runtime"
-        entry["error"] = {"kind": kind, "name": name, "message": report["error"]["message"]}
+        failure = report["error"]
+        kind = "syntax" if failure["phase"] == "compile" else "runtime"
+        entry["error"] = {"kind": kind, "name": failure["name"], "message": failure["message"]}
         return entry
     entry["stdout"] = report["stdout"]
     if report["stderr"]:

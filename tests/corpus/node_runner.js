@@ -103,8 +103,8 @@ function settle(value) {
   if (isPlainJson(value)) outcome.result = value;
 }
 
-function fail(error) {
-  outcome = { error: { name: error?.name, message: error?.message } };
+function fail(error, phase = 'run') {
+  outcome = { error: { phase, name: error?.name, message: error?.message } };
 }
 
 process.on('beforeExit', finish);
@@ -112,13 +112,15 @@ process.on('uncaughtException', (error) => { fail(error); finish(); process.exit
 
 (async () => {
   const wrapped = processTopLevelAwait(code);
-  let value;
-  if (wrapped === null) {
-    value = vm.runInThisContext(code, { filename: 'main.js' });
-  } else {
-    const boxed = await vm.runInThisContext(wrapped, { filename: 'main.js' });
-    value = boxed?.value;
+  let script;
+  try {
+    script = new vm.Script(wrapped ?? code, { filename: 'main.js' });
+  } catch (error) {
+    fail(error, 'compile');
+    return;
   }
+  let value = script.runInThisContext();
+  if (wrapped !== null) value = (await value)?.value;
   if (value !== null && typeof value === 'object' && typeof value.then === 'function') value = await value;
   settle(value);
-})().catch(fail);
+})().catch((error) => fail(error));

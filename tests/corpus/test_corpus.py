@@ -13,7 +13,8 @@ An entry can expect:
   that must match the whole text;
 - an error: ``error`` with ``kind`` and any of ``name``, ``message`` (exact), ``messageContains`` (every one
   must appear, ignoring case) and ``messageAny`` (at least one must appear, ignoring case), searched in the
-  error's message and in the result text the model reads;
+  error's message and in the result text the model reads, ``line`` and ``column`` (1-based, in the snippet's
+  own text) and ``stackContains`` (frames the stack must show);
 - either: success fields plus ``orError``, for constructs that may either work or be refused with an error that
   names them and says how to write them instead.
 """
@@ -21,7 +22,10 @@ An entry can expect:
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,13 +36,14 @@ from mcp import Client
 
 pytestmark = pytest.mark.anyio
 
-SNIPPETS = Path(__file__).resolve().parent / "snippets"
+HERE = Path(__file__).resolve().parent
+SNIPPETS = HERE / "snippets"
 CALL_WAIT_S = 30
 """Upper bound of one call; every snippet needs a few milliseconds."""
 
 MINIMUM_SNIPPETS = 160
 SUCCESS_KEYS = frozenset({"stdout", "stderr", "resultText", "result", "stdoutPattern", "resultPattern"})
-ERROR_KEYS = frozenset({"kind", "name", "message", "messageContains", "messageAny"})
+ERROR_KEYS = frozenset({"kind", "name", "message", "messageContains", "messageAny", "line", "column", "stackContains"})
 ENTRY_KEYS = SUCCESS_KEYS | {"origin", "note", "node_check", "error", "orError"}
 
 
@@ -48,6 +53,7 @@ class Snippet:
 
     style: str
     name: str
+    path: Path
     code: str
     input: Any
     has_input: bool
@@ -72,6 +78,7 @@ def load_corpus() -> list[Snippet]:
                 Snippet(
                     style=style_dir.name,
                     name=path.stem,
+                    path=path,
                     code=path.read_text(),
                     input=json.loads(input_file.read_text()) if input_file.exists() else None,
                     has_input=input_file.exists(),
@@ -129,6 +136,9 @@ def check_success(entry: dict[str, Any], text: str, structured: dict[str, Any]) 
     if "result" in entry:
         assert structured.get("result") == entry["result"], "structured result differs"
     assert structured["truncated"] is False
+    # The text the model reads shows the value: a string as itself, anything else as Node prints it.
+    shown = structured["result"] if structured.get("resultType") == "string" else structured["resultText"]
+    assert shown in text, f"the result text does not show {shown!r}: {text[:2000]}"
 
 
 def check_error(spec: dict[str, Any], text: str, structured: dict[str, Any]) -> None:
@@ -139,6 +149,11 @@ def check_error(spec: dict[str, Any], text: str, structured: dict[str, Any]) -> 
         assert failure["name"] == spec["name"], f"error name {failure['name']!r}: {text[:2000]}"
     if "message" in spec:
         assert failure["message"] == spec["message"]
+    for key in ("line", "column"):
+        if key in spec:
+            assert failure[key] == spec[key], f"error {key} {failure[key]!r}, expected {spec[key]}: {text[:2000]}"
+    for needle in spec.get("stackContains", []):
+        assert needle in (failure.get("stack") or ""), f"the stack does not show {needle!r}: {text[:2000]}"
     readable = f"{failure.get('message') or ''}\n{text}".lower()
     for needle in spec.get("messageContains", []):
         assert needle.lower() in readable, f"the error does not mention {needle!r}: {text[:2000]}"
@@ -165,3 +180,28 @@ async def test_the_snippet_gives_the_expected_answer(client: Client, snippet: Sn
         check_error(entry["orError"], text, structured)
     else:
         check_success(entry, text, structured)
+
+
+def node_sample() -> list[Snippet]:
+    """The first JavaScript snippet of each style whose expectation came from Node."""
+    sample: dict[str, Snippet] = {}
+    for snippet in CORPUS:
+        if snippet.expected.get("origin") == "node" and snippet.path.suffix == ".js":
+            sample.setdefault(snippet.style, snippet)
+    return list(sample.values())
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed")
+@pytest.mark.parametrize("snippet", [pytest.param(snippet, id=snippet.id) for snippet in node_sample()])
+def test_the_expectations_taken_from_node_are_still_what_node_gives(snippet: Snippet) -> None:
+    version = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=30, check=True).stdout
+    if not version.startswith("v20."):
+        pytest.skip(f"the expectations come from Node 20, this is Node {version.strip()}")
+    command = ["node", "--expose-internals", str(HERE / "node_runner.js"), str(snippet.path)]
+    if snippet.has_input:
+        command.append(str(snippet.path.with_name(f"{snippet.name}.input.json")))
+    env = {**os.environ, "TZ": "UTC", "LANG": "en_US.UTF-8"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=30, check=True)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    expected = {key: value for key, value in snippet.expected.items() if key not in {"origin", "note", "orError"}}
+    assert {"stderr": "", **expected} == {key: report[key] for key in ("stderr", *expected)}
