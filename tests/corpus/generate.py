@@ -141,6 +141,11 @@ def main() -> int:
     )
     parser.add_argument("--only", help="regenerate only snippets whose STYLE/NAME contains this text")
     arguments = parser.parse_args()
+    version = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True, timeout=30).stdout
+    if not version.startswith("v20."):
+        # The runner uses Node 20's own REPL transform and parser (internal modules whose paths can change).
+        sys.stderr.write(f"generate.py needs Node 20, found {version.strip()}\n")
+        return 2
     return 1 if generate(ensure_typescript(arguments.typescript_dir), arguments.only) else 0
 
 
