@@ -182,7 +182,7 @@ def test_code_that_does_not_parse_comes_back_unchanged_for_v8_to_report(code: st
         pytest.param("let x: number = ;", "let x         = ;", id="annotation-before-the-mistake"),
         pytest.param(
             "type R = { v: number };\nconst rs: R[] = [];\nconst t: number = rs.reduce((s: number, r: R) => s + r.v, 0",
-            ";                      \nconst rs      = [];\nconst t         = rs.reduce((s        , r   ) => s + r.v, 0",
+            ";                      \nconst rs      = [];\nconst t: number = rs.reduce((s: number, r: R) => s + r.v, 0",
             id="types-away-from-the-mistake",
         ),
     ],
