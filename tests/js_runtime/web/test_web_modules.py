@@ -110,7 +110,7 @@ def test_domexception_is_compiled_only_when_an_error_needs_it(web: WebIsolate) -
 
 @pytest.mark.parametrize("module", MODULES)
 def test_the_module_reaches_nothing_beyond_its_host_object(module: str) -> None:
-    code = module_source(module)
+    code = re.sub(r"//[^\n]*", "", module_source(module))
     for name in ("require", "process", "import(", "fetch", "globalThis", "Function(", "eval(", "console", "setTimeout"):
         assert name not in code, name
     uses = set(re.findall(r"host\.(\w+)", code))
