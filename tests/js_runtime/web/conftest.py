@@ -1,11 +1,11 @@
-"""Fixtures for the web module tests (see web_harness.py)."""
+"""Fixtures for the web module tests (see loader_stand_in.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from web_harness import NODE, WebIsolate
+from loader_stand_in import NODE, WebIsolate
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 import random
 
 from conftest import requires_node
-from web_harness import WebIsolate, node_json
+from loader_stand_in import WebIsolate, node_json
 
 
 def test_btoa_and_atob_agree_with_python_on_random_bytes_of_every_length(web: WebIsolate) -> None:

@@ -9,7 +9,7 @@ import random
 
 import pytest
 from conftest import requires_node
-from web_harness import WebIsolate, node_json
+from loader_stand_in import WebIsolate, node_json
 
 ALGORITHMS = ("SHA-1", "SHA-256", "SHA-384", "SHA-512")
 HASHLIB = {"SHA-1": "sha1", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512"}

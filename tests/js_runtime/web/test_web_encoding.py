@@ -9,7 +9,7 @@ import random
 
 import pytest
 from conftest import requires_node
-from web_harness import WebIsolate, node_json
+from loader_stand_in import WebIsolate, node_json
 
 # Pieces that make byte soup interesting for a UTF-8 decoder: valid sequences of every
 # length, their prefixes, overlongs, surrogates, out-of-range lead bytes and lone continuations.

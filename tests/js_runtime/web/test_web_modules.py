@@ -7,8 +7,8 @@ import json
 import re
 
 import pytest
+from loader_stand_in import MODULES, WebIsolate, module_globals, module_source
 from py_mini_racer import MiniRacer
-from web_harness import MODULES, WebIsolate, module_globals, module_source
 
 EXPECTED_GLOBALS = {
     "domexception": ["DOMException"],

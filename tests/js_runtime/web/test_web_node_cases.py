@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from conftest import requires_node
+from loader_stand_in import WebIsolate
 from make_fixtures import node_outcomes
 from web_cases import CASES, DESCRIBE
-from web_harness import WebIsolate
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "node_cases.json").read_text(encoding="ascii"))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from web_harness import WebIsolate
+from loader_stand_in import WebIsolate
 
 
 def test_now_is_the_host_clock(web: WebIsolate) -> None:

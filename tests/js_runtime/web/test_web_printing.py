@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 from conftest import requires_node
-from web_harness import NODE, WebIsolate
+from loader_stand_in import NODE, WebIsolate
 
 STAND_IN_INSPECT = r"""
 (function show(value) {

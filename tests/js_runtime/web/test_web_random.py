@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from web_harness import WebIsolate, module_source
+from loader_stand_in import WebIsolate, module_source
 
 # RFC 8439 appendix A.1, test vectors 1 and 2: the keystream of the all-zero key and nonce
 # for block counters 0 and 1.
