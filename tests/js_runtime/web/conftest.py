@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from loader_stand_in import NODE, WebIsolate
+from loader_stand_in import WebIsolate
 
 
 @pytest.fixture
@@ -26,6 +26,3 @@ def web_runtime() -> Iterator[WebIsolate]:
         yield isolate
     finally:
         isolate.close()
-
-
-requires_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH")

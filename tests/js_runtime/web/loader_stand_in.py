@@ -17,6 +17,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+import pytest
 from py_mini_racer import JSPromise, MiniRacer
 
 from js_runtime import source
@@ -25,6 +26,7 @@ MODULES = ("domexception", "encoding", "base64", "crypto", "performance")
 TEST_SEED = list(range(1, 33))
 TIMEOUT_SEC = 10.0
 NODE = shutil.which("node")
+requires_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
 
 
 @cache

@@ -6,8 +6,7 @@ import base64
 import json
 import random
 
-from conftest import requires_node
-from loader_stand_in import WebIsolate, node_json
+from loader_stand_in import WebIsolate, node_json, requires_node
 
 
 def test_btoa_and_atob_agree_with_python_on_random_bytes_of_every_length(web: WebIsolate) -> None:

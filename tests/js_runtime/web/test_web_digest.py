@@ -8,8 +8,7 @@ import json
 import random
 
 import pytest
-from conftest import requires_node
-from loader_stand_in import WebIsolate, node_json
+from loader_stand_in import WebIsolate, node_json, requires_node
 
 ALGORITHMS = ("SHA-1", "SHA-256", "SHA-384", "SHA-512")
 HASHLIB = {"SHA-1": "sha1", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512"}

@@ -8,8 +8,7 @@ import json
 import random
 
 import pytest
-from conftest import requires_node
-from loader_stand_in import WebIsolate, node_json
+from loader_stand_in import WebIsolate, node_json, requires_node
 
 # Pieces that make byte soup interesting for a UTF-8 decoder: valid sequences of every
 # length, their prefixes, overlongs, surrogates, out-of-range lead bytes and lone continuations.

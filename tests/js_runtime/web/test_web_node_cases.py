@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import requires_node
-from loader_stand_in import WebIsolate
+from loader_stand_in import WebIsolate, requires_node
 from make_fixtures import node_outcomes
 from web_cases import CASES, DESCRIBE
 

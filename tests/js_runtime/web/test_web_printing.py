@@ -11,8 +11,7 @@ import json
 import subprocess
 
 import pytest
-from conftest import requires_node
-from loader_stand_in import NODE, WebIsolate
+from loader_stand_in import NODE, WebIsolate, requires_node
 
 STAND_IN_INSPECT = r"""
 (function show(value) {
