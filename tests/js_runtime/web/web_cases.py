@@ -312,6 +312,11 @@ _ENCODING = (
         _fn("new TextDecoder().decode(new Uint8Array([0x68, 0x69]).buffer)"),
         _fn("new TextDecoder().decode(new DataView(new Uint8Array([0, 0x68, 0x69, 0]).buffer, 1, 2))"),
         _fn("new TextDecoder().decode(new Uint16Array([0x6968]))"),
+        _fn("new TextDecoder().decode(new SharedArrayBuffer(2))"),
+        _fn(
+            "{ const b = new Uint8Array(new SharedArrayBuffer(3)); b[0] = 0x68; b[1] = 0x69; "
+            "return new TextDecoder().decode(b.subarray(0, 2)); }"
+        ),
         _fn("new TextDecoder().decode(new Uint8Array([0x61, 0x62, 0x63, 0x64]).subarray(1, 3))"),
         _fn("new TextDecoder().decode(new Uint8Array(2), 5)"),
         _fn(
@@ -381,6 +386,8 @@ _CRYPTO = [
         "[crypto.getRandomValues(new Uint8Array(65536)).length, crypto.getRandomValues(new Uint32Array(16384)).length]"
     ),
     _fn("crypto.getRandomValues.call({}, new Uint8Array(2))"),
+    _fn("crypto.getRandomValues(new Uint8Array(new SharedArrayBuffer(4))).length"),
+    _fn("crypto.subtle.digest('SHA-1', new SharedArrayBuffer(4)).then((b) => b.byteLength)"),
     _fn("new crypto.constructor()"),
     _fn("crypto.randomUUID.call({})"),
     _fn("/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(crypto.randomUUID())"),
