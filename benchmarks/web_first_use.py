@@ -3,8 +3,8 @@ on first use (compile + first call), in fresh isolates in this process.
 
 Each sample is one fresh isolate with the web globals installed as lazy getters (a stand-in
 for the runtime's loader, untimed). The first-use time is the process CPU time (all
-threads, so other load on the machine barely moves it) of one eval that touches the
-module, minus the median for an eval of `0` on an isolate prepared the same way
+threads, so other load on the machine moves it less than wall time) of one eval that
+touches the module, minus that of an eval of `0` just before it on the same isolate
 (mini-racer's own per-eval cost). "compile only" evaluates the module text to its function
 without calling it.
 """
@@ -66,14 +66,19 @@ def prepared() -> MiniRacer:
 
 
 def timed(code: str, runs: int) -> list[float]:
-    """Process CPU milliseconds of one eval of `code`, each in a fresh prepared isolate."""
+    """Process CPU milliseconds of one eval of `code` in a fresh prepared isolate, less an eval
+    of `0` just before it on the same isolate (paired, so drift in machine load cancels)."""
     samples = []
     for _ in range(runs):
         mr = prepared()
         try:
+            mr.eval("1")
             start = time.process_time()
+            mr.eval("0")
+            middle = time.process_time()
             mr.eval(code)
-            samples.append((time.process_time() - start) * 1000)
+            end = time.process_time()
+            samples.append(((end - middle) - (middle - start)) * 1000)
         finally:
             mr.close()
     return samples
@@ -83,19 +88,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=100, help="fresh isolates per measurement (default 100)")
     runs = parser.parse_args().runs
-    baseline = statistics.median(timed("0", runs))
-    print(f"eval of `0` on a fresh isolate: {baseline:.3f} ms (subtracted below); median of {runs}")
-    print(f"{'module':<32}{'bytes':>8}{'compile only':>15}")
+    print(f"process CPU ms beyond an eval of `0`, median and 90th percentile of {runs} fresh isolates")
+    print(f"{'module':<16}{'bytes':>8}{'compile only':>15}")
     for module in MODULES:
         text = source(module)
-        compile_only = statistics.median(timed(f"void (0, eval)({json.dumps(text)})", runs)) - baseline
-        print(f"{module:<32}{len(text):>8}{compile_only:>12.3f} ms")
+        compile_only = statistics.median(timed(f"void (0, eval)({json.dumps(text)})", runs))
+        print(f"{module:<16}{len(text):>8}{compile_only:>12.3f} ms")
     print(f"\n{'first use (compile + first call)':<40}{'median':>10}{'p90':>10}")
     for label, code in FIRST_USE.items():
         samples = sorted(timed(code, runs))
-        median = statistics.median(samples) - baseline
-        p90 = samples[int(len(samples) * 0.9)] - baseline
-        print(f"{label:<40}{median:>7.3f} ms{p90:>7.3f} ms")
+        print(f"{label:<40}{statistics.median(samples):>7.3f} ms{samples[int(len(samples) * 0.9)]:>7.3f} ms")
 
 
 if __name__ == "__main__":
