@@ -21,7 +21,9 @@ from pydantic_core import ErrorDetails
 from sandbox_server.client_errors import HttpFailures, explain_failure
 from sandbox_server.settings import (
     DEFAULT_HOST,
+    DEFAULT_HTTP_REQUESTS_PER_WORKER,
     DEFAULT_PORT,
+    MIN_HTTP_MAX_REQUESTS,
     Settings,
 )
 
@@ -43,6 +45,17 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
     ("--max-files", "max_files", int, "most data-folder files one execute_js call may name"),
     ("--max-files-bytes", "max_files_bytes", int, "most bytes of data-folder files one execute_js call may name"),
     ("--max-resource-bytes", "max_resource_bytes", int, "largest data-folder file resources/read returns"),
+]
+
+
+# HTTP limits, as flags of `serve`: (flag, field, type, help)
+_HTTP_FLAGS: list[tuple[str, str, type, str]] = [
+    ("--http-max-connections", "http_max_connections", int, "open connections at most"),
+    ("--http-max-requests", "http_max_requests", int, "/mcp requests in progress at most; more get 503"),
+    ("--http-header-timeout", "http_header_timeout_s", float, "seconds a client may take to send request headers"),
+    ("--http-body-timeout", "http_body_timeout_s", float, "seconds a client may take to send a request body"),
+    ("--http-max-sessions", "http_max_sessions", int, "open sessions at most (with --http-sessions)"),
+    ("--http-session-idle-timeout", "http_session_idle_timeout_s", float, "seconds before an unused session ends"),
 ]
 
 
@@ -75,10 +88,28 @@ def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
         help="comma-separated Host names accepted over HTTP besides localhost [SANDBOX_ALLOWED_HOSTS]",
     )
     group.add_argument(
+        "--http-sessions",
+        dest="http_sessions",
+        action="store_const",
+        const=True,
+        default=None,
+        help="keep MCP sessions (Mcp-Session-Id) over HTTP, so that logging/setLevel and notifications/cancelled "
+        "work; the default is stateless [SANDBOX_HTTP_SESSIONS]",
+    )
+    for flag, field, kind, text in _HTTP_FLAGS:
+        default = Settings.model_fields[field].default
+        shown = (
+            f"default: {DEFAULT_HTTP_REQUESTS_PER_WORKER} per worker, at least {MIN_HTTP_MAX_REQUESTS}"
+            if default is None
+            else f"default: {default:g}"
+        )
+        env = "SANDBOX_" + field.upper()
+        group.add_argument(flag, dest=field, type=kind, default=None, help=f"{text} ({shown}) [{env}]")
+    group.add_argument(
         "--drain-timeout",
         type=float,
         default=None,
-        help="seconds to keep answering requests in progress after stdin closes or SIGTERM "
+        help="seconds to keep answering requests in progress after stdin closes (stdio) or SIGTERM "
         "(default: the maximum timeout plus 5 s)",
     )
 
@@ -136,9 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_HTTP_FIELDS = [field for _, field, _, _ in _HTTP_FLAGS]
+
+
 def _settings_from(args: argparse.Namespace) -> Settings:
     given = {field: getattr(args, field) for _, field, _, _ in _SETTING_FLAGS if getattr(args, field, None) is not None}
-    for field in ("log_level", "transport", "host", "port", "allowed_hosts"):
+    for field in ("log_level", "transport", "host", "port", "allowed_hosts", "http_sessions", *_HTTP_FIELDS):
         if getattr(args, field, None) is not None:
             given[field] = getattr(args, field)
     return Settings(**given)
@@ -318,7 +352,7 @@ async def _serve(settings: Settings, drain_timeout: float | None) -> None:
     if settings.transport == "http":
         from sandbox_server.http_server import serve_http
 
-        await serve_http(server, app, settings)
+        await serve_http(server, app, settings, drain_timeout=drain_timeout)
         return
     from sandbox_server.stdio import serve_stdio
 

@@ -1,55 +1,58 @@
-"""Serving over Streamable HTTP: stateless ``/mcp``, a health endpoint, bearer tokens and Host checks.
+"""Serving over Streamable HTTP: ``/mcp``, a health endpoint, limits on what clients can hold, a graceful drain.
 
-Stateless means any replica can answer any request, so several servers can sit behind a plain load balancer.
-The SDK's transport guards against DNS rebinding by checking the Host and Origin headers; bound beyond
-localhost, the server refuses to start without a bearer token (see ``Settings``), and every ``/mcp`` request
-must carry it.
+Two modes:
+
+- **Stateless** (the default): no session lives on a replica, so any replica can answer any request behind a
+  plain load balancer. Each POST is answered on its own, as an event stream when the client accepts one (its
+  progress notifications, then its result) or as plain JSON. ``logging/setLevel`` cannot outlive the POST that
+  sent it, so the logging capability is not offered. A client that initializes gets an ``Mcp-Session-Id`` that
+  the server keeps nothing under, only so that its ``notifications/cancelled`` can be matched to its own call.
+- **Sessions** (``--http-sessions``): the SDK's session manager keeps each client's session (``Mcp-Session-Id``)
+  in this process, so ``logging/setLevel`` holds for the session. A load balancer must then send a session's
+  requests to the replica that opened it.
+
+In both, the SDK's transport checks Host and Origin against DNS rebinding; bound beyond localhost the server
+refuses to start without a bearer token (see ``Settings``); connections and requests are bounded
+(:mod:`sandbox_server.http_connections`, :mod:`sandbox_server.http_admission`); and a call whose client
+disconnects or cancels it is stopped (:mod:`sandbox_server.http_cancellation`).
 """
 
 from __future__ import annotations
 
-import hmac
+import contextlib
 import logging
-from typing import Any
+import math
+import signal
+import socket
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from types import FrameType
 
 import uvicorn
 from mcp.server.lowlevel import Server
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
+from sse_starlette.sse import AppStatus
+from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
+from sandbox_server.http_admission import Admission, AdmissionLimits
+from sandbox_server.http_cancellation import CallCancellation
+from sandbox_server.http_connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
 from sandbox_server.server import App
 from sandbox_server.settings import Settings, is_loopback
 
-__all__ = ["HEALTH_PATH", "MCP_PATH", "build_http_app", "serve_http"]
+__all__ = ["HEALTH_PATH", "MCP_PATH", "HttpApp", "build_http_app", "serve_http"]
 
 logger = logging.getLogger(__name__)
 
 MCP_PATH = "/mcp"
 HEALTH_PATH = "/healthz"
-
-
-class BearerTokenMiddleware:
-    """Rejects requests to the MCP endpoint that lack ``Authorization: Bearer <token>``."""
-
-    def __init__(self, app: ASGIApp, token: str) -> None:
-        self._app = app
-        self._expected = f"Bearer {token}".encode()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith(MCP_PATH):
-            given = dict(scope.get("headers", [])).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
-                response = JSONResponse(
-                    {"error": "unauthorized", "message": "send the server's token as 'Authorization: Bearer <token>'"},
-                    status_code=401,
-                    headers={"WWW-Authenticate": 'Bearer realm="sandbox-server"'},
-                )
-                await response(scope, receive, send)
-                return
-        await self._app(scope, receive, send)
+BODY_OVERHEAD_BYTES = 65_536
+"""Room in a request body for the JSON-RPC envelope around ``code`` and ``input``."""
 
 
 def _security(settings: Settings) -> TransportSecuritySettings:
@@ -64,38 +67,187 @@ def _security(settings: Settings) -> TransportSecuritySettings:
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
 
 
-def build_http_app(server: Server[App], app: App, settings: Settings) -> ASGIApp:
-    """The ASGI application: ``/mcp`` (Streamable HTTP, stateless) and ``/healthz``."""
+def max_body_bytes(settings: Settings) -> int:
+    """The largest request body accepted: room for the largest code and input, JSON-escaped, and the envelope."""
+    escaped = 2 * (settings.max_code_bytes + settings.max_input_bytes)
+    return max(DEFAULT_MAX_REQUEST_BODY_SIZE, escaped + BODY_OVERHEAD_BYTES)
 
-    async def health(request: Request) -> Response:
-        stats = app.pool.stats()
-        healthy = stats.get("size", 0) > 0
-        return JSONResponse({"status": "ok" if healthy else "starting", "pool": stats}, status_code=200)
 
-    starlette_app = server.streamable_http_app(
-        streamable_http_path=MCP_PATH,
-        stateless_http=True,
-        json_response=True,
-        transport_security=_security(settings),
-        host=settings.host,
-        custom_starlette_routes=[Route(HEALTH_PATH, health, methods=["GET"])],
+def _shared_lifespan(
+    lifespan: Callable[[Server[App]], AbstractAsyncContextManager[App]],
+) -> Callable[[Server[App]], AbstractAsyncContextManager[App]]:
+    """``lifespan`` entered once however many session managers enter it, left when the last one leaves."""
+    users = 0
+    state: App | None = None
+    stack = contextlib.AsyncExitStack()
+
+    @asynccontextmanager
+    async def shared(server: Server[App]) -> AsyncIterator[App]:
+        nonlocal users, state
+        if users == 0:
+            state = await stack.enter_async_context(lifespan(server))
+        users += 1
+        try:
+            assert state is not None
+            yield state
+        finally:
+            users -= 1
+            if users == 0:
+                await stack.aclose()
+
+    return shared
+
+
+class HttpApp:
+    """The ASGI application and what the server needs to run and drain it.
+
+    Building one adapts ``server`` for HTTP, once: its lifespan (which starts the worker pool) is shared by the
+    session managers, and :class:`CallCancellation` joins its middleware.
+    """
+
+    def __init__(self, server: Server[App], app: App, settings: Settings, connections: ConnectionLimits) -> None:
+        self.connections = connections
+        sessions = settings.http_sessions
+        body_limit = max_body_bytes(settings)
+        security = _security(settings)
+        server.lifespan = _shared_lifespan(server.lifespan)
+        self.cancellation = CallCancellation(route_cancellations=not sessions)
+        server.middleware.append(self.cancellation)
+        # The SSE transport carries a request's notifications before its result; the SDK drops them in its JSON
+        # mode (mcp 2.3.0), so that one serves only clients that accept no event stream.
+        self._managers = [
+            StreamableHTTPSessionManager(
+                app=server,
+                json_response=False,
+                stateless=not sessions,
+                security_settings=security,
+                max_request_body_size=body_limit,
+                session_idle_timeout=settings.http_session_idle_timeout_s if sessions else None,
+                max_sessions=settings.http_max_sessions if sessions else None,
+            )
+        ]
+        if not sessions:
+            self._managers.append(
+                StreamableHTTPSessionManager(
+                    app=server,
+                    json_response=True,
+                    stateless=True,
+                    security_settings=security,
+                    max_request_body_size=body_limit,
+                )
+            )
+        plain = self._managers[1].handle_request if len(self._managers) > 1 else None
+        self.admission = Admission(
+            self._managers[0].handle_request,
+            plain,
+            AdmissionLimits(
+                request_limit=settings.http_request_limit,
+                body_timeout_s=settings.http_body_timeout_s,
+                max_body_bytes=body_limit,
+                sessions=sessions,
+                token=settings.auth_token.get_secret_value() if settings.auth_token is not None else None,
+            ),
+        )
+
+        async def health(request: Request) -> Response:
+            stats = app.pool.stats()
+            healthy = stats.get("size", 0) > 0
+            return JSONResponse(
+                {
+                    "status": "ok" if healthy else "starting",
+                    "pool": stats,
+                    "http": {
+                        "requestsInProgress": self.admission.in_progress,
+                        "requestLimit": settings.http_request_limit,
+                        "requestsRefused": self.admission.refused,
+                        "connections": connections.stats(),
+                    },
+                },
+                status_code=200,
+            )
+
+        self.asgi: ASGIApp = Starlette(
+            # An instance, not a function: Starlette hands it every method as a plain ASGI application.
+            routes=[Route(MCP_PATH, endpoint=self.admission), Route(HEALTH_PATH, health, methods=["GET"])],
+            lifespan=lambda _: self._run_managers(),
+        )
+
+    @asynccontextmanager
+    async def _run_managers(self) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            for manager in self._managers:
+                await stack.enter_async_context(manager.run())
+            yield
+
+
+def build_http_app(server: Server[App], app: App, settings: Settings) -> HttpApp:
+    """The ASGI application: ``/mcp`` (Streamable HTTP, stateless or with sessions) and ``/healthz``."""
+    limits = ConnectionLimits(
+        max_connections=settings.http_max_connections, header_timeout_s=settings.http_header_timeout_s
     )
-    if settings.auth_token is not None:
-        return BearerTokenMiddleware(starlette_app, settings.auth_token.get_secret_value())
-    return starlette_app
+    return HttpApp(server, app, settings, limits)
 
 
-async def serve_http(server: Server[App], app: App, settings: Settings) -> None:
-    """Run uvicorn until SIGTERM/SIGINT; requests in progress are answered before it exits."""
+class _DrainingServer(uvicorn.Server):
+    """uvicorn's server, with the signal handling a drain needs.
+
+    The first SIGTERM (or SIGINT) starts the drain: no new connections, requests in progress are answered.
+    Another SIGTERM during the drain is logged and changes nothing; SIGKILL remains the way to stop at once (a
+    second SIGINT, typed at a terminal, still forces the exit as uvicorn does). The signal is not raised again
+    after the drain, so a drained server exits with status 0, as over stdio.
+    """
+
+    on_drain: Callable[[], None] = staticmethod(lambda: None)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.on_drain()
+        await super().shutdown(sockets)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if not self.should_exit:
+            logger.info("received signal %d; answering the requests in progress, then exiting", sig)
+            self.should_exit = True
+        elif sig == signal.SIGINT:
+            self.force_exit = True
+        else:
+            logger.warning("received signal %d again; still draining (SIGKILL stops at once)", sig)
+
+
+async def serve_http(
+    server: Server[App], app: App, settings: Settings, *, drain_timeout: float | None = None
+) -> None:
+    """Run uvicorn until SIGTERM/SIGINT; requests in progress are answered (within ``drain_timeout``) before exit."""
+    http_app = build_http_app(server, app, settings)
+    http_app.connections.max_connections = raise_descriptor_limit(settings.http_max_connections, settings.workers)
+    # sse-starlette ends every open event stream as soon as uvicorn sees SIGTERM, which would drop the answers of
+    # calls in progress; the drain here lets them finish instead.
+    if settings.log_level != "debug":
+        # The SDK logs every stateless request's teardown at info level.
+        logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
+    AppStatus.disable_automatic_graceful_drain()  # type: ignore[no-untyped-call]
+    drain_s = settings.max_timeout_ms / 1000 + 5 if drain_timeout is None else drain_timeout
     config = uvicorn.Config(
-        build_http_app(server, app, settings),
+        http_app.asgi,
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
         lifespan="on",
-        timeout_graceful_shutdown=max(5, settings.max_timeout_ms // 1000 + 5),
+        http=guarded_protocol(http_app.connections),
+        timeout_graceful_shutdown=math.ceil(drain_s),
         access_log=False,
     )
-    uvicorn_server: Any = uvicorn.Server(config)
-    logger.info("serving MCP over HTTP at http://%s:%d%s", settings.host, settings.port, MCP_PATH)
+    uvicorn_server = _DrainingServer(config)
+
+    def drain() -> None:
+        http_app.connections.draining = True
+        http_app.admission.close_streams()
+
+    uvicorn_server.on_drain = drain
+    logger.info(
+        "serving MCP over HTTP at http://%s:%d%s (%s)",
+        settings.host,
+        settings.port,
+        MCP_PATH,
+        "with sessions" if settings.http_sessions else "stateless",
+    )
     await uvicorn_server.serve()

@@ -21,6 +21,7 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from sandbox_server.datafolder import DataFolder
 from sandbox_server.errors import ArgumentError, ToolError
@@ -145,11 +146,26 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         levels[_connection_of(ctx)] = _LEVELS.index(params.level)
         return types.EmptyResult()
 
+    # A level chosen with logging/setLevel must outlive the request that chose it, which stateless HTTP cannot do
+    # (each POST is a connection of its own); there the logging capability is not offered at all.
+    offers_logging = app.settings.transport != "http" or app.settings.http_sessions
+
     async def notify_log(ctx: ServerRequestContext[App], level: types.LoggingLevel, data: dict[str, Any]) -> None:
-        if _LEVELS.index(level) >= levels.get(_connection_of(ctx), _LEVELS.index("warning")):
+        if not offers_logging:
+            return
+        # On the newest revision each request opts in with its own level, which the SDK applies.
+        threshold = (
+            0
+            if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+            else levels.get(_connection_of(ctx), _LEVELS.index("warning"))
+        )
+        if _LEVELS.index(level) >= threshold:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", MCPDeprecationWarning)  # deprecated after 2025-11-25, served here
-                await ctx.session.send_log_message(level, data, logger="sandbox_server")
+                # Tied to the request, so that over HTTP the message rides that request's response stream.
+                await ctx.session.send_log_message(
+                    level, data, logger="sandbox_server", related_request_id=ctx.request_id
+                )
 
     async def call_tool(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> types.CallToolResult:
         spec = app.registry.get(params.name)
@@ -204,7 +220,7 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             lifespan=lifespan,
             on_list_tools=list_tools,
             on_call_tool=call_tool,
-            on_set_logging_level=set_logging_level,
+            on_set_logging_level=set_logging_level if offers_logging else None,
             **resource_handlers,
         )
 

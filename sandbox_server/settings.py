@@ -16,6 +16,12 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = [
     "DEFAULT_HOST",
+    "DEFAULT_HTTP_BODY_TIMEOUT_S",
+    "DEFAULT_HTTP_HEADER_TIMEOUT_S",
+    "DEFAULT_HTTP_MAX_CONNECTIONS",
+    "DEFAULT_HTTP_MAX_SESSIONS",
+    "DEFAULT_HTTP_REQUESTS_PER_WORKER",
+    "DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S",
     "DEFAULT_MAX_CODE_BYTES",
     "DEFAULT_MAX_FILES",
     "DEFAULT_MAX_FILES_BYTES",
@@ -27,6 +33,7 @@ __all__ = [
     "DEFAULT_PORT",
     "DEFAULT_TIMEOUT_MS",
     "DEFAULT_TIMEZONE",
+    "MIN_HTTP_MAX_REQUESTS",
     "Settings",
     "default_workers",
     "is_loopback",
@@ -54,6 +61,22 @@ DEFAULT_TIMEZONE = "UTC"
 """Time zone the JavaScript engine sees, so that date output does not depend on the host."""
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+DEFAULT_HTTP_MAX_CONNECTIONS = 256
+"""Open HTTP connections at most; beyond it the oldest connection without a request in progress is closed, or
+the new one is answered 503 when every connection has one."""
+DEFAULT_HTTP_REQUESTS_PER_WORKER = 4
+"""Default limit on ``/mcp`` requests in progress (running, or waiting for a worker), per worker process."""
+MIN_HTTP_MAX_REQUESTS = 8
+"""The default limit on ``/mcp`` requests in progress is never below this. Requests beyond the limit are answered
+503 with Retry-After at once, before their body is read."""
+DEFAULT_HTTP_HEADER_TIMEOUT_S = 10.0
+"""Seconds a connection may take to send a request's headers, from when it opens or starts the request."""
+DEFAULT_HTTP_BODY_TIMEOUT_S = 20.0
+"""Seconds a request may take to send its body once its headers have arrived."""
+DEFAULT_HTTP_MAX_SESSIONS = 1_000
+"""Open sessions at most when HTTP sessions are enabled."""
+DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S = 600.0
+"""Seconds a session may go without any request before it is closed (HTTP sessions only)."""
 
 
 def default_workers() -> int:
@@ -96,6 +119,23 @@ class Settings(BaseSettings):
     auth_token: SecretStr | None = Field(
         None, description="bearer token HTTP clients must send; required when binding beyond localhost"
     )
+    http_sessions: bool = Field(
+        False, description="keep MCP sessions (Mcp-Session-Id) over HTTP, for logging/setLevel and cancellation"
+    )
+    http_max_connections: int = Field(DEFAULT_HTTP_MAX_CONNECTIONS, ge=1, le=65_536, description="open connections")
+    http_max_requests: int | None = Field(
+        None, ge=1, le=65_536, description="/mcp requests in progress (default: 4 per worker, at least 8)"
+    )
+    http_header_timeout_s: float = Field(
+        DEFAULT_HTTP_HEADER_TIMEOUT_S, gt=0, le=3_600, description="seconds to send a request's headers"
+    )
+    http_body_timeout_s: float = Field(
+        DEFAULT_HTTP_BODY_TIMEOUT_S, gt=0, le=3_600, description="seconds to send a request's body"
+    )
+    http_max_sessions: int = Field(DEFAULT_HTTP_MAX_SESSIONS, ge=1, le=1_000_000, description="open HTTP sessions")
+    http_session_idle_timeout_s: float = Field(
+        DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S, gt=0, le=86_400, description="seconds before an idle session closes"
+    )
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod
@@ -129,18 +169,41 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown time zone {value!r}; use an IANA name such as UTC or Europe/Paris")
         return value
 
+    @property
+    def http_request_limit(self) -> int:
+        """``/mcp`` requests in progress at most: ``http_max_requests``, or its default for the worker count."""
+        if self.http_max_requests is not None:
+            return self.http_max_requests
+        return max(MIN_HTTP_MAX_REQUESTS, DEFAULT_HTTP_REQUESTS_PER_WORKER * self.workers)
+
     @model_validator(mode="after")
     def _default_within_maximum(self) -> Settings:
         if self.default_timeout_ms > self.max_timeout_ms:
             raise ValueError(
                 f"default_timeout_ms ({self.default_timeout_ms}) must not exceed max_timeout_ms ({self.max_timeout_ms})"
             )
+        if self.transport == "http" and self.auth_token is not None:
+            _check_token(self.auth_token.get_secret_value())
         if self.transport == "http" and not is_loopback(self.host) and self.auth_token is None:
             raise ValueError(
                 f"serving HTTP on {self.host}, beyond this machine, requires a bearer token: "
                 "set SANDBOX_AUTH_TOKEN (or bind to 127.0.0.1)"
             )
         return self
+
+
+def _check_token(token: str) -> None:
+    """Refuse a bearer token no client could send: blank, or with characters a header value cannot carry."""
+    if not token.strip():
+        raise ValueError(
+            "SANDBOX_AUTH_TOKEN is set but empty or blank, so no request could ever match it: "
+            "set it to a secret of visible ASCII characters (for example 32 random hex digits), or unset it"
+        )
+    if any(not 0x21 <= ord(char) <= 0x7E for char in token):
+        raise ValueError(
+            "SANDBOX_AUTH_TOKEN contains spaces, control or non-ASCII characters, which an Authorization header "
+            "cannot carry reliably: use visible ASCII characters only (letters, digits, and -._~+/=)"
+        )
 
 
 def is_loopback(host: str) -> bool:

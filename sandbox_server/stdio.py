@@ -8,7 +8,8 @@ and it ignores lines that are not JSON. Between the transport and the server thi
 - answers itself what the SDK would mishandle: a request whose id is not a string or an integer, a second
   request under the id of one still in progress, a second ``initialize`` (``-32600`` each);
 - on end-of-input or SIGTERM stops reading, waits until every request already received has been answered
-  (bounded by ``drain_timeout``), and only then lets the server shut down (which stops the worker pool).
+  (bounded by ``drain_timeout``), and only then lets the server shut down (which stops the worker pool); a
+  further SIGTERM during that drain is logged and changes nothing.
 """
 
 from __future__ import annotations
@@ -343,11 +344,15 @@ async def _serve_streams(
     server_output, from_server = anyio.create_memory_object_stream[SessionMessage](0)
 
     async def watch_signals() -> None:
+        # The receiver stays open for the whole drain: a second SIGTERM must not fall back to the default action,
+        # which would end the process with requests still unanswered (SIGKILL remains the way to stop at once).
         with anyio.open_signal_receiver(signal.SIGTERM) as signals:
             async for signum in signals:
+                if stop.is_set():
+                    logger.warning("received signal %d again; still draining (SIGKILL stops at once)", signum)
+                    continue
                 logger.info("received signal %d; finishing requests in progress", signum)
                 stop.set()
-                return
 
     async with stdio_server(stdin=stdin, stdout=stdout) as (source, sink), anyio.create_task_group() as group:
         group.start_soon(watch_signals)

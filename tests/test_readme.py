@@ -24,7 +24,8 @@ BIN = Path(sys.executable).parent
 def console_examples(text: str) -> list[tuple[str, str]]:
     """(command, expected output) for each ``$`` line of each ``console`` block, in order."""
     examples: list[tuple[str, str]] = []
-    for block in re.findall(r"^```console\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL):
+    # A block whose output holds code fences is fenced with more backticks, as Markdown allows.
+    for _fence, block in re.findall(r"^(`{3,})console\n(.*?)^\1$", text, flags=re.MULTILINE | re.DOTALL):
         for session in re.split(r"^(?=\$ )", block, flags=re.MULTILINE):
             if session.strip():
                 command, _, output = session.partition("\n")
@@ -46,6 +47,8 @@ def test_the_readme_has_console_examples_of_results_and_errors() -> None:
 def test_the_example_reader_splits_sessions_and_keeps_their_output() -> None:
     text = "intro\n```console\n$ echo a\na\n$ echo b\nb\nc\n```\n```sh\n$ not this\n```\n"
     assert console_examples(text) == [("echo a", "a\n"), ("echo b", "b\nc\n")]
+    fenced = "````console\n$ echo x\nx\n```\ninside\n```\n````\n"
+    assert console_examples(fenced) == [("echo x", "x\n```\ninside\n```\n")]
 
 
 @pytest.mark.skipif(not (BIN / "sandbox-server").exists(), reason="sandbox-server is not installed beside python")

@@ -207,7 +207,7 @@ def analyze(code: str) -> Analysis:
     if root.has_error:
         split = _split_object_tail(parser, data, root)
         if split is None:
-            return Analysis(code, False, None, None)
+            return _with_parse_error(code, data, root)
         roots, tail = split
     else:
         roots = [(root, 0)]
@@ -230,6 +230,34 @@ def analyze(code: str) -> Analysis:
         new_root = parser.parse(new_data).root_node
         last = None if new_root.has_error else _last_statement(parser, stripped, new_root, _Offsets(stripped, new_data))
     return Analysis(stripped, stripped is not code, unsupported, last)
+
+
+def _sound(node: tree_sitter.Node) -> bool:
+    """Whether ``node`` is free of parse errors and outside any."""
+    if node.has_error:
+        return False
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "ERROR" or parent.is_missing:
+            return False
+        parent = parent.parent
+    return True
+
+
+def _with_parse_error(code: str, data: bytes, root: tree_sitter.Node) -> Analysis:
+    """Code that does not parse: TypeScript outside the broken part is blanked all the same.
+
+    V8 then reports the real mistake at its own line, rather than the first type annotation it meets (a
+    missing parenthesis on line 3 of TypeScript would otherwise be "Unexpected token ':'" on line 1). Nothing
+    near the error is touched, and no last statement is given.
+    """
+    edits = _Edits()
+    edits.collect(root, 0, sound_only=True)
+    if not edits.changes_code:
+        return Analysis(code, False, None, None)
+    offsets = _Offsets(code, data)
+    stripped = edits.apply(code, offsets)
+    return Analysis(stripped, stripped is not code, edits.first_unsupported(code, offsets), None)
 
 
 def _utf8(text: str) -> bytes:
@@ -303,9 +331,15 @@ class _Edits:
         """
         return self.reshaped or any(semicolon for _, _, semicolon in self.tails)
 
-    def collect(self, root: tree_sitter.Node, shift: int) -> None:
-        """Add what the TypeScript query finds under ``root``, whose byte 0 is byte ``shift`` of the code."""
+    def collect(self, root: tree_sitter.Node, shift: int, *, sound_only: bool = False) -> None:
+        """Add what the TypeScript query finds under ``root``, whose byte 0 is byte ``shift`` of the code.
+
+        With ``sound_only``, nodes that hold or sit inside a parse error are left alone.
+        """
         captures = tree_sitter.QueryCursor(_QUERY).captures(root)
+        if sound_only:
+            captures = {name: [node for node in nodes if _sound(node)] for name, nodes in captures.items()}
+            captures = {name: nodes for name, nodes in captures.items() if nodes}
         if not captures:
             return
         ranges = self.ranges

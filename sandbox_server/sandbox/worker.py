@@ -756,8 +756,8 @@ async def _serve(limits: SandboxLimits, out_fd: int) -> None:
             jobs += 1
             if isolate.stuck:
                 # Disposing of an isolate that is still running would wait for it: make way for a fresh process.
-                reason = "its isolate stayed busy in native code after its job was stopped"
-                channel.send({"op": "retire", "reason": reason})
+                stuck = "its isolate stayed busy in native code after its job was stopped"
+                channel.send({"op": "retire", "reason": stuck})
                 sys.stderr.flush()
                 os._exit(0)
             isolate.close()

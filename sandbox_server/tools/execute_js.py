@@ -219,7 +219,9 @@ def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -
     message = error.get("message") or ""
     label = "Syntax error" if kind == "syntax" else "Uncaught exception"
     summary = f"{name}: {message}"
-    if _LINE_BREAK.search(summary) is None:
+    if _LINE_BREAK.search(summary) is None and summary.endswith("."):
+        text = f"{label}{_position(error)}: {summary}"
+    elif _LINE_BREAK.search(summary) is None:
         text = f"{label}: {summary}{_position(error)}."
     else:
         text = f"{label}{_position(error)}:\n{fenced(summary)}"

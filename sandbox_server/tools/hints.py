@@ -29,8 +29,8 @@ _UNDEFINED_NAMES: dict[str, str] = {
     "exports": _NO_MODULES,
     "process": (
         "This sandbox is not Node: there is no `process`. Print with console.log (not process.stdout.write), "
-        "read data from `input` (not process.argv, process.env or stdin), and let the code end by itself "
-        "(no process.exit); the last expression is the result."
+        "read data from `input` (not process.argv, process.env or stdin), time with performance.now() (not "
+        "process.hrtime), and let the code end by itself (no process.exit); the last expression is the result."
     ),
     "Buffer": (
         "There is no Buffer: use TextEncoder/TextDecoder for text and bytes, atob/btoa for base64, and "

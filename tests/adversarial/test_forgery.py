@@ -245,3 +245,23 @@ async def test_values_the_code_controls_cannot_imitate_the_sections_of_the_text(
 ) -> None:
     call = await sandbox.run(code)
     assert sections(call.text) == expected, call.text
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        pytest.param("await null; { 1 } 7", 7, id="block-then-expression"),
+        pytest.param("let n = 0; for await (const x of [1, 2]) { n++ } n", 2, id="for-await-then-name"),
+        pytest.param(
+            "const r = await Promise.resolve(3); if (r > 2) { console.log('big'); }\n({ r })", {"r": 3},
+            id="parenthesised-after-a-block",
+        ),
+        pytest.param("const a = 1, b = 2;\n{ a, b }", {"a": 1, "b": 2}, id="object-literal-ending"),
+    ],
+)
+async def test_the_last_expression_is_the_result_whatever_comes_before_it(
+    sandbox: Sandbox, code: str, expected: object
+) -> None:
+    call = await sandbox.run(code)
+    assert call.is_error is False, call.text[:300]
+    assert call.structured["result"] == expected

@@ -9,9 +9,10 @@ from isolate_harness import Isolate
 from py_mini_racer import JSFunction, MiniRacer
 
 import js_runtime
-from js_runtime import SCRIPT_NAME, source
+from js_runtime import SCRIPT_NAME, source, web_modules
 
-USER_FACING_GLOBALS = {"setInterval", "clearInterval", "queueMicrotask", "structuredClone"}
+WEB_GLOBALS = {name for names, _source in web_modules().values() for name in names}
+USER_FACING_GLOBALS = {"setInterval", "clearInterval", "queueMicrotask", "structuredClone", *WEB_GLOBALS}
 
 
 def test_the_script_name_is_main_js() -> None:

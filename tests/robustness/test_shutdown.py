@@ -114,3 +114,18 @@ async def test_a_worker_killed_mid_call_reports_crashed_and_the_next_call_works(
             (replacement,) = await workers_of(session, 1)
             assert replacement != worker
             assert is_gone(worker)
+
+
+async def test_a_second_sigterm_during_the_drain_changes_nothing_and_every_call_is_answered() -> None:
+    async with open_session(workers=1) as session:
+        with anyio.fail_after(60):
+            workers = await workers_of(session, 1)
+            request_ids = await submit_sleepers(session, 3)  # about a second of work on the one worker
+            assert (await session.request("ping"))["result"] == {}
+            session.process.send_signal(signal.SIGTERM)
+            await session.wait_for_log("received signal 15; finishing requests in progress")
+            session.process.send_signal(signal.SIGTERM)
+            await assert_all_slept(session, request_ids)
+            assert await session.wait_for_exit() == 0
+            assert "received signal 15 again; still draining" in session.log
+    assert all(is_gone(pid) for pid in workers)

@@ -49,6 +49,8 @@ class WireSession:
         self.notifications: list[dict[str, Any]] = []
         self.raw_lines: list[bytes] = []
         self.stdout_closed = anyio.Event()
+        self.log = ""
+        """What the server has written to stderr so far."""
         self._changed = anyio.Event()
         self._next_id = 0
 
@@ -103,6 +105,13 @@ class WireSession:
         while not condition():
             if self.stdout_closed.is_set():
                 raise AssertionError("stdout closed before the awaited message arrived")
+            await self._changed.wait()
+
+    async def wait_for_log(self, text: str) -> None:
+        """Wait until the server's stderr contains ``text``."""
+        while text not in self.log:
+            if self.process.returncode is not None:
+                raise AssertionError(f"the server exited before logging {text!r}")
             await self._changed.wait()
 
     async def next_null_id_error(self, seen: int) -> dict[str, Any]:
@@ -173,7 +182,7 @@ async def open_session(*, workers: int = 1, initialize: bool = True, **env: str)
     async with await anyio.open_process(command, env=environment) as process, anyio.create_task_group() as group:
         session = WireSession(process)
         group.start_soon(session.read_stdout)
-        group.start_soon(_echo_stderr, process)
+        group.start_soon(_echo_stderr, session)
         try:
             if initialize:
                 with anyio.fail_after(60):
@@ -188,8 +197,11 @@ async def open_session(*, workers: int = 1, initialize: bool = True, **env: str)
             group.cancel_scope.cancel()
 
 
-async def _echo_stderr(process: anyio.abc.Process) -> None:
-    """Copy the server's log to this process's stderr, where pytest shows it for a failing test."""
-    assert process.stderr is not None
-    async for chunk in process.stderr:
-        sys.stderr.write(chunk.decode(errors="replace"))
+async def _echo_stderr(session: WireSession) -> None:
+    """Copy the server's log to this process's stderr, where pytest shows it for a failing test, and keep it."""
+    assert session.process.stderr is not None
+    async for chunk in session.process.stderr:
+        text = chunk.decode(errors="replace")
+        sys.stderr.write(text)
+        session.log += text
+        session._wake()

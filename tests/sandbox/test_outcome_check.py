@@ -84,3 +84,15 @@ def test_the_shown_size_counts_streams_result_and_error_fields() -> None:
 def test_a_result_at_the_deepest_accepted_nesting_passes() -> None:
     sent = outcome(result=nested(MAX_RESULT_DEPTH))
     assert checked_outcome(json.dumps(sent), 64 * CAP) == sent
+
+
+def test_a_failure_of_the_sandbox_itself_does_not_claim_a_process_was_replaced() -> None:
+    from sandbox_server.sandbox.outcome import crash_error, failure_outcome, internal_error
+    from sandbox_server.settings import Settings
+    from sandbox_server.tools.execute_js import render_outcome
+
+    settings = Settings()
+    internal = render_outcome(dict(failure_outcome(internal_error("unreadable"), 1.0)), settings, 5000)
+    assert "replaced" not in internal.text and "unreadable" in internal.text
+    died = render_outcome(dict(failure_outcome(crash_error("killed by SIGSEGV"), 1.0)), settings, 5000)
+    assert "replaced" in died.text

@@ -167,7 +167,6 @@ def test_plain_javascript_comes_back_as_the_same_string_and_runs(
     [
         pytest.param("let x = ;", id="missing-initializer"),
         pytest.param("function (", id="unfinished"),
-        pytest.param("let x: number = ;", id="typescript-with-a-syntax-error"),
         pytest.param("const a = 1\nconst a: = 2", id="broken-annotation"),
         pytest.param("if (x) {", id="unclosed-block"),
         pytest.param("<div>hello</div>", id="jsx"),
@@ -175,6 +174,25 @@ def test_plain_javascript_comes_back_as_the_same_string_and_runs(
 )
 def test_code_that_does_not_parse_comes_back_unchanged_for_v8_to_report(code: str) -> None:
     assert analyze(code) == Analysis(code, False, None, None)
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        pytest.param("let x: number = ;", "let x         = ;", id="annotation-before-the-mistake"),
+        pytest.param(
+            "type R = { v: number };\nconst rs: R[] = [];\nconst t: number = rs.reduce((s: number, r: R) => s + r.v, 0",
+            ";                      \nconst rs      = [];\nconst t: number = rs.reduce((s: number, r: R) => s + r.v, 0",
+            id="types-away-from-the-mistake",
+        ),
+    ],
+)
+def test_typescript_that_does_not_parse_is_blanked_away_from_the_mistake(code: str, expected: str) -> None:
+    # V8 then reports the real mistake where it is, not "Unexpected token ':'" at the first annotation.
+    analysis = analyze(code)
+    assert analysis.code == expected
+    assert analysis.typescript is True
+    assert analysis.last_statement is None
 
 
 def test_empty_code_has_no_last_statement() -> None:

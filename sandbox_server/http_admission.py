@@ -1,0 +1,260 @@
+"""What an HTTP request to ``/mcp`` must pass before the MCP transport sees it.
+
+In order, each answered at once and before the body is read unless said otherwise:
+
+1. the bearer token, when one is configured (``401``); the scheme name is matched case-insensitively (RFC 9110
+   section 11.1) and the token is compared in constant time;
+2. the method: without sessions there is no stream to offer on ``GET`` and nothing to end with ``DELETE``, so both
+   are ``405`` with ``Allow: POST`` (the answer the Streamable HTTP specification gives a server that offers no
+   stream), instead of an event stream that stays open for nothing;
+3. an ``MCP-Protocol-Version`` header naming a revision this server does not speak (``400`` naming the header and
+   the revisions it does speak);
+4. room: at most ``request_limit`` POSTs are in progress (running, or waiting for a worker); one more is answered
+   ``503`` with ``Retry-After``, so what waiting requests can hold in memory is bounded and nobody queues without
+   limit;
+5. the body, read here in full within ``body_timeout_s`` (``408`` otherwise) and up to ``max_body_bytes``
+   (``413``), then handed on unchanged.
+
+Requests that accept ``text/event-stream`` go to the transport that answers with a stream (which carries the
+request's progress and log notifications before its result); without sessions, a client that accepts only
+``application/json`` still gets plain JSON from a second transport, and the answer to an ``initialize`` carries a
+fresh random ``Mcp-Session-Id`` under which nothing is kept (see :mod:`sandbox_server.http_cancellation`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import anyio
+from mcp.server.streamable_http import check_accept_headers
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sandbox_server.http_connections import LogThrottle
+
+__all__ = ["Admission", "AdmissionLimits", "bearer_matches"]
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER_S = 1
+SPOKEN_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class AdmissionLimits:
+    """The limits and policy :class:`Admission` applies."""
+
+    request_limit: int
+    body_timeout_s: float
+    max_body_bytes: int
+    sessions: bool
+    token: str | None = None
+
+
+def bearer_matches(header: bytes | None, token: str) -> bool:
+    """Whether an ``Authorization`` header value carries ``token`` with the Bearer scheme (any letter case).
+
+    Both sides are hashed before the constant-time comparison, so neither the token's content nor its length
+    shows in the time taken.
+    """
+    scheme, _, credentials = (header or b"").strip().partition(b" ")
+    if scheme.lower() != b"bearer":
+        return False
+    given = hashlib.sha256(credentials.strip()).digest()
+    expected = hashlib.sha256(token.encode()).digest()
+    return hmac.compare_digest(given, expected)
+
+
+async def _answer(
+    send: Send, status: int, message: str, *, code: int = -32600, headers: dict[str, str] | None = None
+) -> None:
+    """A JSON-RPC error without an id, with an HTTP status, as the SDK's transport answers what it refuses."""
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}).encode()
+    raw_headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    raw_headers += [(key.lower().encode(), value.encode()) for key, value in (headers or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": raw_headers})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+class Admission:
+    """ASGI application in front of the MCP transports; see the module docstring for what it checks."""
+
+    def __init__(self, streaming: ASGIApp, plain: ASGIApp | None, limits: AdmissionLimits) -> None:
+        self._streaming = streaming
+        self._plain = plain
+        self._limits = limits
+        self.in_progress = 0
+        self.refused = 0
+        self._streams: set[anyio.CancelScope] = set()
+        self._refusal_log = LogThrottle(logger, logging.WARNING)
+        self._timeout_log = LogThrottle(logger, logging.INFO)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._streaming(scope, receive, send)
+            return
+        limits = self._limits
+        headers = dict(scope.get("headers", []))
+        if limits.token is not None and not bearer_matches(headers.get(b"authorization"), limits.token):
+            await _answer(
+                send,
+                401,
+                "Unauthorized: send the server's token as 'Authorization: Bearer <token>'",
+                headers={"WWW-Authenticate": 'Bearer realm="sandbox-server"'},
+            )
+            return
+        method = scope["method"]
+        if method != "POST" and not limits.sessions:
+            await _answer(
+                send,
+                405,
+                f"Method Not Allowed: this server keeps no sessions, so {method} has no stream or session to serve; "
+                "send each JSON-RPC message in a POST",
+                headers={"Allow": "POST"},
+            )
+            return
+        version = headers.get(MCP_PROTOCOL_VERSION_HEADER.lower().encode())
+        if version is not None and version.decode("latin-1") not in SPOKEN_VERSIONS:
+            await _answer(
+                send,
+                400,
+                f"Bad Request: unsupported MCP-Protocol-Version header {version.decode('latin-1')[:64]!r}; "
+                "this server speaks " + ", ".join(SPOKEN_VERSIONS),
+            )
+            return
+        if method == "GET":
+            await self._stream(scope, receive, send)
+            return
+        if method != "POST":
+            await self._streaming(scope, receive, send)
+            return
+        if self.in_progress >= limits.request_limit:
+            self.refused += 1
+            self._refusal_log("refusing a request: %d requests are in progress, the limit", self.in_progress)
+            await _answer(
+                send,
+                503,
+                f"Service Unavailable: {limits.request_limit} requests are in progress, as many as this server "
+                f"accepts; retry after {RETRY_AFTER_S} s",
+                code=-32000,
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+            )
+            return
+        self.in_progress += 1
+        try:
+            await self._admitted(scope, receive, send)
+        finally:
+            self.in_progress -= 1
+
+    def close_streams(self) -> None:
+        """End every open ``GET`` stream (sessions only), so that a drain does not wait for them."""
+        for scope in self._streams:
+            scope.cancel()
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A session's ``GET`` stream, which :meth:`close_streams` ends cleanly."""
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        with anyio.CancelScope() as cancel:
+            self._streams.add(cancel)
+            try:
+                await self._streaming(scope, receive, watched)
+            finally:
+                self._streams.discard(cancel)
+        if cancel.cancelled_caught and started:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def _admitted(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limits = self._limits
+        body = bytearray()
+        disconnected = False
+        with anyio.move_on_after(limits.body_timeout_s) as reading:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    disconnected = True
+                    break
+                body += message.get("body", b"")
+                if len(body) > limits.max_body_bytes:
+                    await _answer(
+                        send,
+                        413,
+                        f"Payload Too Large: a request body may have at most {limits.max_body_bytes} bytes",
+                        headers={"Connection": "close"},
+                    )
+                    return
+                if not message.get("more_body", False):
+                    break
+        if disconnected:
+            return
+        if reading.cancelled_caught:
+            self._timeout_log("a request body took longer than %g s; answered 408", limits.body_timeout_s)
+            await _answer(
+                send,
+                408,
+                f"Request Timeout: the body did not arrive within {limits.body_timeout_s:g} s",
+                headers={"Connection": "close"},
+            )
+            return
+        target = self._streaming
+        if self._plain is not None and not check_accept_headers(Request(scope))[1]:
+            target = self._plain
+        if not limits.sessions and _opens_a_conversation(scope, body):
+            send = _with_correlation_id(send)
+        await target(scope, _replay(bytes(body), receive), send)
+
+
+def _opens_a_conversation(scope: Scope, body: bytearray) -> bool:
+    """Whether this is an ``initialize`` request from a client that has no ``Mcp-Session-Id`` yet."""
+    if any(key == b"mcp-session-id" for key, _ in scope.get("headers", [])) or b'"initialize"' not in body:
+        return False
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("method") == "initialize"
+
+
+def _with_correlation_id(send: Send) -> Send:
+    """``send``, adding a fresh random ``Mcp-Session-Id`` to a successful answer.
+
+    The stateless server keeps nothing under this id. Clients send it back with every request, which lets a
+    ``notifications/cancelled`` be matched to the call it names from the same client (see
+    :mod:`sandbox_server.http_cancellation`), and gives a load balancer a key for affinity if it wants one; any
+    replica accepts any id.
+    """
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start" and message["status"] == 200:
+            correlation = (b"mcp-session-id", secrets.token_hex(16).encode())
+            message = {**message, "headers": [*message.get("headers", []), correlation]}
+        await send(message)
+
+    return sending
+
+
+def _replay(body: bytes, receive: Receive) -> Callable[[], Awaitable[Message]]:
+    """A ``receive`` that hands out ``body`` as the whole request body, then passes on what the server sends."""
+    pending = True
+
+    async def replayed() -> Message:
+        nonlocal pending
+        if pending:
+            pending = False
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed

@@ -1,0 +1,10 @@
+const bill = 187.43;
+const tipPct = 18;
+const people = 4;
+const tip = Math.round(bill * tipPct) / 100;
+const total = bill + tip;
+const perPerson = Math.ceil((total / people) * 100) / 100;
+console.log(`Tip: $${tip.toFixed(2)}`);
+console.log(`Total: $${total.toFixed(2)}`);
+console.log(`Each pays: $${perPerson.toFixed(2)}`);
+console.log(`Overpaid by: $${(perPerson * people - total).toFixed(2)}`);

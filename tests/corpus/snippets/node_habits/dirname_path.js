@@ -1,0 +1,3 @@
+const configPath = __dirname + '/config.json';
+console.log('reading', configPath);
+configPath;

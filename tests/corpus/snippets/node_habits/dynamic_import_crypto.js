@@ -1,0 +1,2 @@
+const { createHash } = await import('crypto');
+createHash('md5').update('abc').digest('hex');

@@ -1,0 +1,3 @@
+const apiKey = process.env.API_KEY || 'none';
+const region = process.env.AWS_REGION ?? 'us-east-1';
+({ apiKey, region });

@@ -1,0 +1,11 @@
+const params = new URLSearchParams();
+params.append('q', 'tom & jerry');
+params.append('tags', 'a,b');
+params.append('tags', 'c/d');
+params.set('page', 2);
+params.append('emoji', '🙂');
+params.sort();
+const url = new URL('https://api.example.com/v1/search');
+url.search = params.toString();
+console.log(params.toString());
+url.href;

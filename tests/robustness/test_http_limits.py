@@ -1,0 +1,229 @@
+"""What an HTTP client can hold, over a real ``sandbox-server serve --transport http`` process on 127.0.0.1:
+connections with half-sent requests, event streams nobody needs, requests beyond what the server runs, the memory of
+waiting requests, and the drain on SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+import anyio.abc
+import httpx2
+import pytest
+
+from benchmarks.procfs import children, rss_bytes
+
+from ..servers import http_server
+from .wire import is_gone
+
+pytestmark = pytest.mark.anyio
+
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+HALF_A_REQUEST = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+
+
+def open_descriptors(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def call(request_id: int, code: str, **arguments: Any) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": "execute_js", "arguments": {"code": code, **arguments}},
+    }
+
+
+async def read_until_closed(stream: anyio.abc.SocketStream) -> bytes:
+    """Everything the server sends on ``stream`` until it closes the connection."""
+    received = bytearray()
+    try:
+        while True:
+            received += await stream.receive()
+    except (anyio.EndOfStream, anyio.BrokenResourceError):
+        return bytes(received)
+
+
+async def test_half_sent_requests_neither_exhaust_descriptors_nor_delay_the_health_check() -> None:
+    cap = 32
+    async with http_server("--http-max-connections", str(cap), "--http-header-timeout", "2") as (base, process):
+        port = urlsplit(base).port
+        assert port is not None
+        before = open_descriptors(process.pid)
+        streams: list[anyio.abc.SocketStream] = []
+        try:
+            with anyio.fail_after(60):
+                for _ in range(200):
+                    stream = await anyio.connect_tcp("127.0.0.1", port)
+                    await stream.send(HALF_A_REQUEST)
+                    streams.append(stream)
+                async with httpx2.AsyncClient() as http:
+                    with anyio.fail_after(5):
+                        health = await http.get(base + "/healthz")
+                assert health.status_code == 200
+                # 200 connections were opened; the server kept at most its cap of them.
+                assert open_descriptors(process.pid) <= before + cap
+                assert health.json()["http"]["connections"]["evicted"] >= 200 - cap
+                # Those it kept are closed once their head is overdue, with a 408.
+                answers = [await read_until_closed(stream) for stream in streams]
+        finally:
+            for stream in streams:
+                await stream.aclose()
+        timed_out = [answer for answer in answers if answer.startswith(b"HTTP/1.1 408 ")]
+        assert 1 <= len(timed_out) <= cap
+        assert all(answer in (b"", *timed_out) for answer in answers)
+        async with httpx2.AsyncClient() as http:
+            assert (await http.get(base + "/healthz")).json()["http"]["connections"]["headerTimeouts"] == len(timed_out)
+
+
+async def test_a_body_that_does_not_arrive_in_time_is_answered_408_and_its_connection_closed() -> None:
+    async with http_server("--http-body-timeout", "1") as (base, _):
+        port = urlsplit(base).port
+        assert port is not None
+        with anyio.fail_after(20):
+            stream = await anyio.connect_tcp("127.0.0.1", port)
+            async with stream:
+                await stream.send(
+                    b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b'Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc"'
+                )
+                answer = await read_until_closed(stream)
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert b"did not arrive within 1 s" in answer
+
+
+async def test_when_every_connection_serves_a_request_a_new_one_is_refused_with_503_and_retry_after() -> None:
+    async with http_server("--http-max-connections", "2") as (base, _):
+        port = urlsplit(base).port
+        assert port is not None
+        code = "await new Promise(resolve => setTimeout(resolve, 1500)); 'slept'"
+        async with httpx2.AsyncClient(timeout=60) as first, httpx2.AsyncClient(timeout=60) as second:
+            answers: list[httpx2.Response] = []
+
+            async def post(http: httpx2.AsyncClient, request_id: int) -> None:
+                answers.append(await http.post(base + "/mcp", json=call(request_id, code), headers=HEADERS))
+
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as group:
+                    group.start_soon(post, first, 1)
+                    group.start_soon(post, second, 2)
+                    while True:
+                        stream = await anyio.connect_tcp("127.0.0.1", port)
+                        async with stream:
+                            await stream.send(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                            answer = await read_until_closed(stream)
+                        if answer.startswith(b"HTTP/1.1 503 "):
+                            break
+                        await anyio.sleep(0.02)  # both calls are not in progress yet: try again
+        assert b"retry-after: 1" in answer.lower()
+        assert [response.status_code for response in answers] == [200, 200]
+
+
+async def test_a_get_on_the_mcp_endpoint_is_answered_at_once_instead_of_holding_a_stream_open() -> None:
+    async with http_server() as (base, _), httpx2.AsyncClient() as http:
+        with anyio.fail_after(10):
+            response = await http.get(base + "/mcp", headers={"Accept": "text/event-stream"})
+            deleted = await http.delete(base + "/mcp")
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert "no sessions" in response.json()["error"]["message"]
+    assert deleted.status_code == 405
+
+
+async def test_requests_beyond_the_limit_are_refused_at_once_with_retry_after_and_the_admitted_ones_answered() -> None:
+    async with http_server("--http-max-requests", "3") as (base, _), httpx2.AsyncClient(timeout=60) as http:
+        answers: dict[int, httpx2.Response] = {}
+
+        async def post(request_id: int) -> None:
+            code = "await new Promise(resolve => setTimeout(resolve, 500)); 'slept'"
+            answers[request_id] = await http.post(base + "/mcp", json=call(request_id, code), headers=HEADERS)
+
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as group:
+                for request_id in range(3):
+                    group.start_soon(post, request_id)
+                while (await http.get(base + "/healthz")).json()["http"]["requestsInProgress"] < 3:  # noqa: ASYNC110
+                    await anyio.sleep(0.02)  # polling the server until the three calls are in progress
+                refused = await http.post(base + "/mcp", json=call(9, "1"), headers=HEADERS)
+                # Refused, not queued: the answer came while all three calls (1.5 s of work) were still running.
+                assert len(answers) == 0
+    assert refused.status_code == 503
+    assert refused.headers["retry-after"] == "1"
+    assert refused.json()["error"]["code"] == -32000
+    assert "3 requests are in progress" in refused.json()["error"]["message"]
+    for request_id in range(3):
+        assert answers[request_id].status_code == 200
+        assert '"result":"slept"' in answers[request_id].text
+
+
+async def test_many_waiting_calls_with_large_inputs_hold_bounded_memory() -> None:
+    # Twenty concurrent calls with 1 MB inputs once took the server from 70 to 618 MiB while they waited for the
+    # worker; the limit on requests in progress (default: 8 for one worker) refuses the excess before reading it.
+    big_input = list(range(120_000))  # about 1 MB of JSON
+    async with http_server() as (base, process), httpx2.AsyncClient(timeout=120) as http:
+        before = rss_bytes(process.pid)
+        peak = before
+        statuses: list[int] = []
+
+        async def post(request_id: int) -> None:
+            code = "await new Promise(resolve => setTimeout(resolve, 300)); input.length"
+            response = await http.post(base + "/mcp", json=call(request_id, code, input=big_input), headers=HEADERS)
+            statuses.append(response.status_code)
+            if response.status_code == 200:
+                assert '"result":120000' in response.text
+
+        async def watch_memory() -> None:
+            nonlocal peak
+            while True:
+                peak = max(peak, rss_bytes(process.pid))
+                await anyio.sleep(0.02)
+
+        with anyio.fail_after(120):
+            async with anyio.create_task_group() as sampling:
+                sampling.start_soon(watch_memory)
+                async with anyio.create_task_group() as group:
+                    for request_id in range(20):
+                        group.start_soon(post, request_id)
+                sampling.cancel_scope.cancel()
+    assert sorted(set(statuses)) == [200, 503]
+    assert statuses.count(200) >= 8
+    assert (peak - before) < 250 * 2**20, f"the server grew by {(peak - before) >> 20} MiB"
+
+
+async def wait_until_closed_to_new_connections(base: str) -> None:
+    async with httpx2.AsyncClient() as http:
+        while True:
+            try:
+                await http.get(base + "/healthz", headers={"Connection": "close"})
+            except httpx2.TransportError:
+                return
+            await anyio.sleep(0.02)  # polling until the server stops accepting
+
+
+async def test_a_second_sigterm_during_the_drain_changes_nothing_and_every_call_is_answered() -> None:
+    async with http_server() as (base, process), httpx2.AsyncClient(timeout=60) as http:
+        workers = children(process.pid)
+        answers: list[httpx2.Response] = []
+
+        async def post(request_id: int) -> None:
+            code = "await new Promise(resolve => setTimeout(resolve, 700)); 'slept'"
+            answers.append(await http.post(base + "/mcp", json=call(request_id, code), headers=HEADERS))
+
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as group:
+                for request_id in range(2):
+                    group.start_soon(post, request_id)
+                while (await http.get(base + "/healthz")).json()["http"]["requestsInProgress"] < 2:  # noqa: ASYNC110
+                    await anyio.sleep(0.02)  # polling the server until both calls are in progress
+                process.send_signal(signal.SIGTERM)
+                await wait_until_closed_to_new_connections(base)  # the drain has begun
+                process.send_signal(signal.SIGTERM)
+            assert await process.wait() == 0
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert all('"result":"slept"' in answer.text for answer in answers)
+    assert workers
+    assert all(is_gone(pid) for pid in workers)
