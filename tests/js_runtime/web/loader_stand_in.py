@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from isolate_harness import Isolate
 from py_mini_racer import JSPromise, MiniRacer
 
 from js_runtime import source
@@ -81,6 +82,7 @@ class WebIsolate:
     def __init__(self, seed: list[int] | None = None, runtime: bool = False) -> None:
         self.mr = MiniRacer()
         self.api = self.mr.eval(source()) if runtime else None
+        self._runtime: Isolate | None = None
         sources = {name: module_source(name) for name in MODULES if _exists(name)}
         names = {name: module_globals(name) for name in sources}
         self.mr.eval(f"({LOADER})({json.dumps(sources)}, {json.dumps(names)}, {json.dumps(seed or TEST_SEED)})")
@@ -97,15 +99,16 @@ class WebIsolate:
         return json.loads(self.eval(f"(async () => JSON.stringify(await ({code})))()"))
 
     def run(self, code: str) -> dict[str, Any]:
-        """The runtime's outcome for `code` (needs runtime=True)."""
+        """The runtime's outcome for `code` (needs runtime=True): the real runtime, with its own loader of the
+        web modules, in an isolate of its own connected as the worker connects it."""
         assert self.api is not None
-        result = self.api["run"](code, "", json.dumps({"outputCap": 65536}))
-        if isinstance(result, JSPromise):
-            result = result.get(timeout=TIMEOUT_SEC)
-        outcome: dict[str, Any] = json.loads(result)
-        return outcome
+        if self._runtime is None:
+            self._runtime = Isolate()
+        return self._runtime.run(code)
 
     def close(self) -> None:
+        if self._runtime is not None:
+            self._runtime.close()
         self.mr.close()
 
 
