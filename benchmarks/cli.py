@@ -10,7 +10,7 @@ from pathlib import Path
 
 import anyio
 
-from benchmarks import coldstart, isolates, latency, machine, memory, throughput, work
+from benchmarks import coldstart, cost, cycle, isolates, latency, machine, memory, throughput, work
 from benchmarks.model import Section
 from benchmarks.plan import DEFAULT, QUICK, Plan
 from benchmarks.progress import Progress
@@ -20,7 +20,7 @@ from benchmarks.targets import judge
 
 __all__ = ["main", "run"]
 
-SECTION_COUNT = 6
+SECTION_COUNT = 7
 
 
 class Run:
@@ -47,6 +47,7 @@ class Run:
         plan, progress = self.plan, self.progress
         # The in-process engine runs first, with no server started yet.
         await self.add("isolates", lambda: anyio.to_thread.run_sync(isolates.measure, plan, progress))
+        await self.add("cycle", lambda: anyio.to_thread.run_sync(cycle.measure, plan, progress))
         # Latency, real work and throughput share one server, as a client session would.
         try:
             async with running_server() as server:
@@ -59,6 +60,7 @@ class Run:
         await self.add("coldstart", lambda: coldstart.measure(plan, progress))
         # Last, with its own server, so that nothing else runs beside the processes it watches.
         await self.add("memory", lambda: memory.measure(plan, progress))
+        self.sections.append(cost.derive(self.sections))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,4 +1,4 @@
-"""Section 5: from spawning ``sandbox-server`` to the first execute_js result."""
+"""Section 6: from spawning ``sandbox-server`` to the first execute_js result."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ async def measure(plan: Plan, progress: Progress) -> Section:
         imports.append(await anyio.to_thread.run_sync(_import_ms))
         bar.advance()
     bar.close()
-    section = Section("coldstart", "5. Cold start")
+    section = Section("coldstart", "6. Cold start")
     section.rows.append(Row("first_result", "spawn `sandbox-server` to first execute_js result", "ms", firsts))
     section.rows.append(
         Row("imports", "of which: `python -c 'import sandbox_server.server'`", "ms", imports, note="separate process")
