@@ -82,8 +82,15 @@ async def _connected(spec: PeerSpec) -> AsyncIterator[_Peer]:
             peer = _Peer(client, started[0] if len(started) == 1 else None, tool, argument, spec.code(tool, argument))
             await peer.run(peer.code.trivial)
         except Exception as exc:  # whatever stops a peer from starting makes it unavailable, said in the report
-            raise PeerUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            raise PeerUnavailable(_reason(exc)) from exc
         yield peer
+
+
+def _reason(exc: BaseException) -> str:
+    """The innermost cause of ``exc`` (task groups wrap it in exception groups), for the report."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc} (the peer's own messages, if any, are in the progress output)"
 
 
 def _tree_cpu_ms(pid: int | None) -> float:

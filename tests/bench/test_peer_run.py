@@ -67,3 +67,5 @@ async def test_a_found_peer_that_cannot_start_is_skipped_with_a_note() -> None:
         section = await peer.measure(TINY, _progress(), spec)
     assert section.rows == []
     assert "could not be measured" in section.notes[0]
+    # The reason is the innermost error, not the task group that wraps it.
+    assert "ExceptionGroup" not in section.notes[0]
