@@ -1,8 +1,9 @@
-"""``python -m benchmarks [--quick] [--json PATH] [--plot PATH]``: measure, then report."""
+"""``python -m benchmarks [--quick] [--json PATH] [--plot PATH] [--peer NAME=COMMAND]``: measure, then report."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
@@ -62,7 +63,7 @@ class Run:
         # Last, with its own server, so that nothing else runs beside the processes it watches.
         await self.add("memory", lambda: memory.measure(plan, progress))
         for spec in self.peers:
-            await self.add(f"peer.{spec.name}", lambda spec=spec: peer.measure(plan, progress, spec))  # type: ignore[misc]
+            await self.add(f"peer.{spec.name}", functools.partial(peer.measure, plan, progress, spec))
         if not self.peers:
             self.sections.append(peer.skipped(peer_options.NO_PEER))
         self.sections.append(cost.derive(self.sections))
