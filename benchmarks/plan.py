@@ -26,6 +26,7 @@ class Plan:
         cold_starts: Servers started from nothing.
         memory_first: Calls after which memory is first read.
         memory_calls: Calls after which memory is read again.
+        peer_iterations: Trivial calls to each peer server (and as many to this one, interleaved).
     """
 
     name: str
@@ -41,6 +42,7 @@ class Plan:
     cold_starts: int
     memory_first: int
     memory_calls: int
+    peer_iterations: int
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -60,6 +62,7 @@ DEFAULT = Plan(
     cold_starts=7,
     memory_first=50,
     memory_calls=1000,
+    peer_iterations=200,
 )
 
 QUICK = Plan(
@@ -76,4 +79,5 @@ QUICK = Plan(
     cold_starts=2,
     memory_first=50,
     memory_calls=100,
+    peer_iterations=10,
 )
