@@ -10,6 +10,8 @@ const kArrayExtrasType = 2;
 const INSPECT_DEPTH = 6;
 const BREAK_LENGTH = 80;
 const MAX_ARRAY_LENGTH = 100;
+// Node cuts longer strings inside a rendering, adding `... N more characters`.
+const MAX_STRING_LENGTH = 10000;
 
 // Longer arrays and typed arrays are shown without their extra non-index properties:
 // finding those would list every index key.
@@ -25,6 +27,10 @@ let inspectOmitted = 0;
 
 // Whether the last inspect() left something out of its text.
 let inspectShortened = false;
+
+// A string that is the run's result is shown whole (up to the output cap), not cut like the
+// strings inside a rendering.
+const WHOLE_STRING_OPTIONS = { __proto__: null, maxStringLength: null };
 
 function takeInspectOmitted() {
   const omitted = inspectOmitted;
@@ -51,6 +57,10 @@ function newInspectContext(options) {
     breakLength: options !== undefined && typeof options.breakLength === 'number' ? options.breakLength : BREAK_LENGTH,
     maxArrayLength: options !== undefined && typeof options.maxArrayLength === 'number'
       ? options.maxArrayLength : MAX_ARRAY_LENGTH,
+    maxStringLength: options === undefined || options.maxStringLength === undefined ? MAX_STRING_LENGTH
+      : options.maxStringLength === null ? Infinity
+        : typeof options.maxStringLength === 'number' && !NumberIsNaN(options.maxStringLength)
+          ? MathMax(0, options.maxStringLength) : MAX_STRING_LENGTH,
     // A bound on the work of one rendering (a wide, deep structure could otherwise take
     // forever); past it, remaining entries are summarised.
     used: 0,
@@ -112,6 +122,17 @@ function formatPrimitive(ctx, value) {
 }
 
 function formatString(ctx, value) {
+  let trailer = '';
+  if (value.length > ctx.maxStringLength) {
+    const remaining = value.length - ctx.maxStringLength;
+    value = StringPrototypeSlice(value, 0, ctx.maxStringLength);
+    trailer = '... ' + plural(remaining, 'more character');
+    ctx.shortened = true;
+  }
+  return formatStringPieces(ctx, value) + trailer;
+}
+
+function formatStringPieces(ctx, value) {
   const length = value.length;
   if (length > 2 * stringKeepChars + 1024) return formatHugeString(ctx, value);
   if (length > 16 && length > ctx.breakLength - ctx.indentationLvl - 4) {

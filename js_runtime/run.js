@@ -341,7 +341,7 @@ function renderResult(stream, value) {
     streamWrite(stream, escapeForInspect(value, quote, tailStartIndex, length) + quote);
     return true;
   }
-  streamWrite(stream, inspect(value));
+  streamWrite(stream, inspect(value, typeof value === 'string' ? WHOLE_STRING_OPTIONS : undefined));
   stream.innerOmitted += takeInspectOmitted();
   return inspectShortened;
 }
