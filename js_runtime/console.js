@@ -27,14 +27,23 @@ function writeLine(stream, text) {
   if (omitted > 0) stream.innerOmitted += omitted;
 }
 
-function printTo(stream, args) {
-  let text;
+// Runs a console formatting step; an exception of a custom inspect method leaves the console
+// call as in Node, while a failure of the formatting itself becomes a placeholder.
+function formatForConsole(format, first, second) {
+  const previous = customState.rethrow;
+  customState.rethrow = true;
   try {
-    text = formatArgs(args);
+    return format(first, second);
   } catch (error) {
-    text = '<console formatting failed: ' + describeThrown(error) + '>';
+    if (error === customThrew) throw takeCustomError();
+    return '<console formatting failed: ' + describeThrown(error) + '>';
+  } finally {
+    customState.rethrow = previous;
   }
-  writeLine(stream, text);
+}
+
+function printTo(stream, args) {
+  writeLine(stream, formatForConsole(formatArgs, args));
 }
 
 function labelText(label) {
@@ -50,6 +59,16 @@ function formatDuration(ms) {
   const minutes = MathFloor(ms / 60000);
   const seconds = NumberPrototypeToFixed((ms - minutes * 60000) / 1000, 3);
   return minutes + ':' + (seconds.length < 6 ? '0' + seconds : seconds) + ' (m:ss.mmm)';
+}
+
+// console.dir renders without custom inspect methods unless its options ask for them, as Node's does.
+function dirOptions(options) {
+  const merged = { __proto__: null, customInspect: false };
+  if (options !== null && typeof options === 'object') {
+    const keys = ObjectKeys(options);
+    for (let i = 0; i < keys.length; i++) merged[keys[i]] = ownOption(options, keys[i]);
+  }
+  return merged;
 }
 
 const consoleObject = {
@@ -69,12 +88,7 @@ const consoleObject = {
     printTo(output.stderr, args);
   },
   trace(...args) {
-    let message;
-    try {
-      message = formatArgs(args);
-    } catch (error) {
-      message = '<console formatting failed: ' + describeThrown(error) + '>';
-    }
+    const message = formatForConsole(formatArgs, args);
     let frames = list();
     try {
       const probe = new ErrorCtor('trace');
@@ -86,24 +100,13 @@ const consoleObject = {
     writeLine(output.stderr, joinStack(message === '' ? 'Trace' : 'Trace: ' + message, frames));
   },
   dir(value, options) {
-    let text;
-    try {
-      text = inspect(value, options !== null && typeof options === 'object' ? options : undefined);
-    } catch (error) {
-      text = '<console formatting failed: ' + describeThrown(error) + '>';
-    }
-    writeLine(output.stdout, text);
+    writeLine(output.stdout, formatForConsole(inspect, value, dirOptions(options)));
   },
   dirxml(...args) {
     printTo(output.stdout, args);
   },
   table(data, properties) {
-    let text;
-    try {
-      text = renderTable(data, properties);
-    } catch (error) {
-      text = '<console.table failed: ' + describeThrown(error) + '>';
-    }
+    const text = formatForConsole(renderTable, data, properties);
     if (text === undefined) printTo(output.stdout, asList([data]));
     else writeLine(output.stdout, text);
   },
@@ -157,7 +160,7 @@ const consoleObject = {
       return;
     }
     let text = name + ': ' + formatDuration(DateNow() - start);
-    if (data.length > 0) text += ' ' + formatArgs(data);
+    if (data.length > 0) text += ' ' + formatForConsole(formatArgs, data);
     writeLine(output.stdout, text);
   },
   group(...label) {

@@ -4,6 +4,7 @@
 // invokes getters, and it cannot throw: a value whose inspection fails (a Proxy trap that
 // throws, a revoked Proxy) renders as a placeholder.
 
+const SymbolForCustom = Symbol.for;
 const kObjectType = 0;
 const kArrayType = 1;
 const kArrayExtrasType = 2;
@@ -38,14 +39,36 @@ function takeInspectOmitted() {
   return omitted;
 }
 
+// The options Node's inspect knows; other own keys of a caller's options are passed on to
+// custom inspect methods as they were given.
+const INSPECT_OPTION_NAMES = ['showHidden', 'depth', 'colors', 'customInspect', 'showProxy', 'maxArrayLength',
+  'maxStringLength', 'breakLength', 'compact', 'sorted', 'getters', 'numericSeparator', 'stylize'];
+
+// An own data property of a caller's options object (Node reads only own keys); getters are
+// not called.
+function ownOption(options, key) {
+  if (options === undefined || options === null || typeof options !== 'object') return undefined;
+  const descriptor = describe(options, key);
+  return descriptor === undefined || !isDataDescriptor(descriptor) ? undefined : descriptor.value;
+}
+
+function hasOtherOptions(options) {
+  if (options === undefined || options === null || typeof options !== 'object') return false;
+  const keys = ObjectKeys(options);
+  for (let i = 0; i < keys.length; i++) {
+    if (indexOfKey(INSPECT_OPTION_NAMES, keys[i]) === -1) return true;
+  }
+  return false;
+}
+
 function newInspectContext(options) {
   let depth = INSPECT_DEPTH;
-  let showHidden = false;
-  if (options !== undefined) {
-    if (options.depth === null || options.depth === Infinity) depth = Infinity;
-    else if (typeof options.depth === 'number' && !NumberIsNaN(options.depth)) depth = options.depth;
-    if (options.showHidden === true) showHidden = true;
-  }
+  const depthOption = ownOption(options, 'depth');
+  if (depthOption === null || depthOption === Infinity) depth = Infinity;
+  else if (typeof depthOption === 'number' && !NumberIsNaN(depthOption)) depth = depthOption;
+  const maxArrayLength = ownOption(options, 'maxArrayLength');
+  const maxStringLength = ownOption(options, 'maxStringLength');
+  const breakLength = ownOption(options, 'breakLength');
   return {
     __proto__: null,
     seen: list(),
@@ -53,14 +76,18 @@ function newInspectContext(options) {
     indentationLvl: 0,
     currentDepth: 0,
     depth,
-    showHidden,
-    breakLength: options !== undefined && typeof options.breakLength === 'number' ? options.breakLength : BREAK_LENGTH,
-    maxArrayLength: options !== undefined && typeof options.maxArrayLength === 'number'
-      ? options.maxArrayLength : MAX_ARRAY_LENGTH,
-    maxStringLength: options === undefined || options.maxStringLength === undefined ? MAX_STRING_LENGTH
-      : options.maxStringLength === null ? Infinity
-        : typeof options.maxStringLength === 'number' && !NumberIsNaN(options.maxStringLength)
-          ? MathMax(0, options.maxStringLength) : MAX_STRING_LENGTH,
+    // Custom inspect methods are told `null` for an unlimited depth asked as `depth: null`.
+    depthNull: depthOption === null,
+    showHidden: ownOption(options, 'showHidden') === true,
+    showProxy: ownOption(options, 'showProxy') === true,
+    customInspect: ownOption(options, 'customInspect') !== false,
+    breakLength: typeof breakLength === 'number' ? breakLength : BREAK_LENGTH,
+    maxArrayLength: typeof maxArrayLength === 'number' ? maxArrayLength : MAX_ARRAY_LENGTH,
+    maxStringLength: maxStringLength === null ? Infinity
+      : typeof maxStringLength === 'number' && !NumberIsNaN(maxStringLength) ? MathMax(0, maxStringLength)
+        : MAX_STRING_LENGTH,
+    // The caller's own options, when they hold keys of their own, for custom inspect methods.
+    userOptions: hasOtherOptions(options) ? options : undefined,
     // A bound on the work of one rendering (a wide, deep structure could otherwise take
     // forever); past it, remaining entries are summarised.
     used: 0,
@@ -77,11 +104,125 @@ function inspect(value, options) {
   try {
     text = formatValue(ctx, value, 0);
   } catch (error) {
-    text = '<Inspection threw (' + describeThrown(error) + ')>';
+    if (error === customThrew && customState.rethrow) throw error;
+    text = '<Inspection threw (' + describeThrown(error === customThrew ? takeCustomError() : error) + ')>';
   }
   inspectOmitted += ctx.omitted;
   inspectShortened = ctx.shortened || ctx.omitted > 0;
   return text;
+}
+
+// Custom inspect methods (`[Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect)`)
+// are the model's code: what one throws leaves console.log (or the inspect it was handed) as
+// it leaves Node's, while the runtime's own renderings (the result, an uncaught error) show a
+// placeholder instead. `customThrew` carries the thrown value through the rendering's own
+// error handling.
+const customInspectSymbol = SymbolForCustom('nodejs.util.inspect.custom');
+const customThrew = { __proto__: null };
+const customState = { __proto__: null, rethrow: false, error: undefined };
+
+function takeCustomError() {
+  const error = customState.error;
+  customState.error = undefined;
+  return error;
+}
+
+// inspect(), letting an exception of a custom inspect method through as itself.
+function inspectRethrowing(value, options) {
+  const previous = customState.rethrow;
+  customState.rethrow = true;
+  try {
+    return inspect(value, options);
+  } catch (error) {
+    if (error === customThrew) throw takeCustomError();
+    throw error;
+  } finally {
+    customState.rethrow = previous;
+  }
+}
+
+// The `inspect` handed to custom inspect methods, Node's util.inspect(value, options) (or the
+// older (value, showHidden, depth) form).
+function userInspect(value, options, depth) {
+  if (typeof options === 'boolean' || (arguments.length > 2 && (options === undefined || options === null))) {
+    options = { __proto__: null, showHidden: options === true, depth };
+  }
+  return inspectRethrowing(value, options !== null && typeof options === 'object' ? options : undefined);
+}
+ReflectDefineProperty(userInspect, 'name', { __proto__: null, value: 'inspect', configurable: true });
+ReflectDefineProperty(userInspect, 'custom', {
+  __proto__: null, value: customInspectSymbol, writable: false, enumerable: false, configurable: false,
+});
+
+function stylizeNoColor(text) {
+  return text;
+}
+
+// The options object a custom inspect method receives: an ordinary object, as in Node.
+function userOptionsOf(ctx) {
+  const options = {
+    stylize: stylizeNoColor,
+    showHidden: ctx.showHidden,
+    depth: ctx.depthNull ? null : ctx.depth,
+    colors: false,
+    customInspect: ctx.customInspect,
+    showProxy: ctx.showProxy,
+    maxArrayLength: ctx.maxArrayLength,
+    maxStringLength: ctx.maxStringLength,
+    breakLength: ctx.breakLength,
+    compact: 3,
+    sorted: false,
+    getters: false,
+    numericSeparator: false,
+  };
+  if (ctx.userOptions === undefined) return options;
+  return { ...options, ...ctx.userOptions };
+}
+
+// A property read as `object[key]` reads it (a getter runs), for the lookups Node makes with
+// ordinary property access before calling a custom inspect method.
+function userPropertyValue(object, key) {
+  let current = object;
+  for (let i = 0; i < MAX_PROTOTYPE_CHAIN && current !== null; i++) {
+    const descriptor = describe(current, key);
+    if (descriptor !== undefined) {
+      if (isDataDescriptor(descriptor)) return descriptor.value;
+      return descriptor.get === undefined ? undefined : ReflectApply(descriptor.get, object, []);
+    }
+    current = ReflectGetPrototypeOf(current);
+  }
+  return undefined;
+}
+
+// The text a custom inspect method gives for `value`, or undefined when it has none (or it
+// returned the value itself, which is then rendered as usual).
+function formatCustom(ctx, value, recurseTimes) {
+  let custom;
+  try {
+    custom = userPropertyValue(value, customInspectSymbol);
+    if (typeof custom !== 'function' || custom === userInspect) return undefined;
+    // A prototype object (`A.prototype`) is not rendered through its own class's method.
+    const constructor = userPropertyValue(value, 'constructor');
+    if (constructor !== null && (typeof constructor === 'object' || typeof constructor === 'function') &&
+        userPropertyValue(constructor, 'prototype') === value) {
+      return undefined;
+    }
+  } catch {
+    // An object that cannot be looked into (a revoked Proxy) is rendered without a method.
+    return undefined;
+  }
+  const depth = ctx.depthNull ? null : ctx.depth - recurseTimes;
+  let result;
+  try {
+    result = ReflectApply(custom, value, asList([depth, userOptionsOf(ctx), userInspect]));
+  } catch (error) {
+    customState.error = error;
+    throw customThrew;
+  }
+  if (result === value) return undefined;
+  if (typeof result !== 'string') return formatValue(ctx, result, recurseTimes);
+  ctx.used += result.length;
+  return ctx.indentationLvl === 0 ? result : indentLines(result, StringPrototypeRepeat(' ', ctx.indentationLvl));
 }
 
 function getPrefix(constructor, tag, fallback, size) {
@@ -173,6 +314,10 @@ function formatValue(ctx, value, recurseTimes) {
   if (value === null) return 'null';
   // Every object visited counts against the work budget, even one shown as `[Array]`.
   ctx.used += 8;
+  if (ctx.customInspect) {
+    const custom = formatCustom(ctx, value, recurseTimes);
+    if (custom !== undefined) return custom;
+  }
   const seen = ctx.seen;
   for (let i = 0; i < seen.length; i++) {
     if (seen[i] === value) {
@@ -191,6 +336,7 @@ function formatValue(ctx, value, recurseTimes) {
   } catch (error) {
     ctx.indentationLvl = indentation;
     seen.length = seenLength;
+    if (error === customThrew) throw error;
     return '<Inspection threw (' + describeThrown(error) + ')>';
   }
 }
