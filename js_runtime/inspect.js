@@ -403,6 +403,21 @@ function formatRaw(ctx, value, recurseTimes) {
       formatter = formatMapEntries;
       break;
     }
+    case 'mapiterator':
+    case 'setiterator': {
+      keys = ownKeysForDisplay(value, showHidden);
+      const type = kind === 'mapiterator' ? 'Map' : 'Set';
+      let label = tag;
+      if (label !== type + ' Iterator') {
+        if (label !== '') label += '] [';
+        label += type + ' Iterator';
+      }
+      // An entries() iterator is marked as such, as Node marks it.
+      if (iteratorKind(value) === 'entries') label = StringPrototypeSlice(label, 0, -9) + ' Entries';
+      braces = ['[' + label + '] {', '}'];
+      formatter = formatIteratorEntries;
+      break;
+    }
     case 'typedarray': {
       const length = TypedArrayPrototypeGetLength(value);
       const typeName = TypedArrayPrototypeGetSymbolToStringTag(value);
