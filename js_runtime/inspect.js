@@ -5,6 +5,7 @@
 // throws, a revoked Proxy) renders as a placeholder.
 
 const SymbolForCustom = Symbol.for;
+const SymbolSpecies = Symbol.species;
 const kObjectType = 0;
 const kArrayType = 1;
 const kArrayExtrasType = 2;
@@ -471,9 +472,9 @@ function formatRaw(ctx, value, recurseTimes) {
           ['buffer', DataViewPrototypeGetBuffer(value)],
         ];
       } else if (kind === 'promise') {
-        // The state of a promise cannot be read from JavaScript.
         braces[0] = getPrefix(constructor, tag, 'Promise') + '{';
-        if (keys.length === 0) return braces[0] + '}';
+        if (promiseRecord(value) !== undefined) formatter = formatPromiseState;
+        else if (keys.length === 0) return braces[0] + '}';
       } else if (kind === 'weakmap' || kind === 'weakset') {
         braces[0] = getPrefix(constructor, tag, kind === 'weakmap' ? 'WeakMap' : 'WeakSet') + '{';
         formatter = formatWeakEntries;
@@ -566,4 +567,127 @@ function formatProperty(ctx, value, recurseTimes, key, type) {
   else name = quoteForInspect(key);
   ctx.used += name.length;
   return name + ': ' + text;
+}
+
+// Promise state. JavaScript cannot read it synchronously, so a promise is probed once: the
+// original `then` attaches reactions that record its state when it settles. A promise that was
+// already settled when it is probed (or when it is looked at again, probed earlier) has its
+// reaction queued before anything queued afterwards, so a check queued right after a rendering
+// knows which of the promises it showed as pending really were. The console defers a line
+// until that check (console.js); the result is probed when it is known and rendered after
+// every microtask has run (run.js).
+const promiseStates = new WeakMapCtor();
+const PromiseSpeciesGetter = ReflectGetOwnPropertyDescriptor(PromiseCtor, SymbolSpecies).get;
+// Collects, while a console line renders, the promises it shows as pending; `confirmed` holds
+// those already known to have been pending when the line was logged.
+const promiseWatch = { __proto__: null, pending: undefined, confirmed: undefined, unknown: undefined };
+
+// The check queued after a rendering: an own `constructor` of undefined makes `then` use the
+// built-in Promise whatever the model's code did to Promise.prototype.constructor.
+const settledTrigger = new PromiseCtor((resolve) => resolve());
+ReflectDefineProperty(settledTrigger, 'constructor', { __proto__: null, value: undefined });
+
+function queueCheck(callback) {
+  ReflectApply(PromisePrototypeThen, settledTrigger, asList([callback]));
+}
+
+// Whether `then` can be called on the promise without running the model's code (a subclass's
+// constructor through Symbol.species): it must reach the built-in Promise.
+function builtInSpecies(promise) {
+  const constructor = inheritedDataValue(promise, 'constructor');
+  if (constructor === undefined) return describe(promise, 'constructor') === undefined;
+  if (constructor !== PromiseCtor) return false;
+  const species = describe(PromiseCtor, SymbolSpecies);
+  return species !== undefined && species.get === PromiseSpeciesGetter;
+}
+
+// The state record of a promise, probing it first if needed; undefined for an object that is
+// no promise, a record in state 'unknown' when it cannot be probed without running the model's code.
+function promiseRecord(promise) {
+  const known = WeakMapPrototypeGet(promiseStates, promise);
+  if (known !== undefined) return known;
+  const record = { __proto__: null, state: 'pending', value: undefined };
+  const onFulfilled = (value) => {
+    record.state = 'fulfilled';
+    record.value = value;
+  };
+  const onRejected = (reason) => {
+    record.state = 'rejected';
+    record.value = reason;
+  };
+  let added = false;
+  if (!builtInSpecies(promise)) {
+    if (describe(promise, 'constructor') !== undefined) return { __proto__: null, state: 'unknown', value: undefined };
+    added = ReflectDefineProperty(promise, 'constructor', {
+      __proto__: null, value: undefined, writable: true, configurable: true, enumerable: false,
+    });
+    if (!added) return { __proto__: null, state: 'unknown', value: undefined };
+  }
+  try {
+    ReflectApply(PromisePrototypeThen, promise, asList([onFulfilled, onRejected]));
+  } catch {
+    return undefined;
+  } finally {
+    if (added) ReflectDeleteProperty(promise, 'constructor');
+  }
+  WeakMapPrototypeSet(promiseStates, promise, record);
+  return record;
+}
+
+function listIncludes(items, value) {
+  if (items === undefined) return false;
+  for (let i = 0; i < items.length; i++) {
+    if (items[i] === value) return true;
+  }
+  return false;
+}
+
+// Node's `Promise { 1 }`, `Promise { <pending> }`, `Promise { <rejected> Error: ... }`.
+function formatPromiseState(ctx, value, recurseTimes) {
+  const record = WeakMapPrototypeGet(promiseStates, value);
+  if (record === undefined || record.state === 'unknown' || listIncludes(promiseWatch.unknown, value)) {
+    return asList(['<unknown>']);
+  }
+  if (record.state === 'pending' || listIncludes(promiseWatch.confirmed, value)) {
+    if (promiseWatch.pending !== undefined && !listIncludes(promiseWatch.confirmed, value)) {
+      ArrayPrototypePush(promiseWatch.pending, value);
+    }
+    return asList(['<pending>']);
+  }
+  ctx.indentationLvl += 2;
+  const text = formatValue(ctx, record.value, recurseTimes);
+  ctx.indentationLvl -= 2;
+  return asList([record.state === 'rejected' ? '<rejected> ' + text : text]);
+}
+
+// Renders `value` only to probe the promises in it, again after each check while settled
+// ones reveal more (bounded), so that the result rendered at the end shows their states.
+// Returns whether any promise was seen pending.
+const PROBE_ROUNDS = 8;
+// Custom inspect methods are the model's code: they run when the result is shown, not to probe it.
+const PROBE_OPTIONS = { __proto__: null, customInspect: false };
+
+function probeResult(value, round) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  const previous = promiseWatch.pending;
+  const seen = list();
+  promiseWatch.pending = seen;
+  try {
+    inspect(value, PROBE_OPTIONS);
+  } finally {
+    promiseWatch.pending = previous;
+    takeInspectOmitted();
+  }
+  if (seen.length === 0) return false;
+  const next = round === undefined ? 1 : round + 1;
+  if (next < PROBE_ROUNDS) {
+    queueCheck(() => {
+      try {
+        probeResult(value, next);
+      } catch {
+        // The states found so far remain.
+      }
+    });
+  }
+  return true;
 }

@@ -205,7 +205,10 @@ function afterEvaluation(code, value) {
   } else {
     runState.hasResult = true;
     runState.result = value;
-    if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code)) return finish();
+    if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code) && !outputDeferred()) {
+      return finish();
+    }
+    probeResult(value);
   }
   runState.pending = true;
   scheduleCheck();
@@ -232,6 +235,7 @@ async function awaitResult(value) {
   if (runState.finished) return;
   runState.hasResult = true;
   runState.result = settled;
+  probeResult(settled);
   scheduleCheck();
 }
 
@@ -370,6 +374,7 @@ function errorJson(error, texts, first) {
 // stdout, stderr, the rendered result and the error's name, message and stack all share the one
 // output cap: each is a stream, and the budget is shared among them.
 function buildOutcome() {
+  flushDeferredOutput();
   const cap = runState.cap;
   let omitted = 0;
   let resultType = null;
