@@ -440,3 +440,43 @@ def test_rendering_matches_node(run_js: RunJs, code: str, expected: str) -> None
     outcome = run_js(code, output_cap=200_000)
     assert outcome["error"] is None
     assert outcome["stdout"] == expected
+
+
+def test_a_result_shows_the_promises_and_iterators_in_it_as_node_does(run_js: RunJs) -> None:
+    # Node 20: console.log([Promise.resolve(1), new Promise(() => {}), new Map([[1, 2]]).keys(), (async () => 2)()])
+    outcome = run_js("[Promise.resolve(1), new Promise(() => {}), new Map([[1, 2]]).keys(), (async () => 2)()]")
+    assert outcome["error"] is None
+    assert outcome["resultText"] == (
+        "[\n  Promise { 1 },\n  Promise { <pending> },\n  [Map Iterator] { 1 },\n  Promise { 2 }\n]"
+    )
+
+
+def test_the_wrapped_iterator_methods_look_and_behave_like_the_built_ins(run_js: RunJs) -> None:
+    code = """
+    const native = (f) => /\\{\\s*\\[native code\\]\\s*\\}$/.test(Function.prototype.toString.call(f));
+    const mapNext = Object.getPrototypeOf(new Map().keys()).next;
+    const setNext = Object.getPrototypeOf(new Set().keys()).next;
+    const methods = [Map.prototype.keys, Map.prototype.values, Map.prototype.entries, Set.prototype.values,
+      Set.prototype.entries, mapNext, setNext];
+    let constructible = 0;
+    for (const f of methods) { try { new f(); constructible++ } catch {} }
+    const d = Object.getOwnPropertyDescriptor(Map.prototype, 'keys');
+    [
+      methods.every(native), methods.map((f) => f.name + '/' + f.length).join(), constructible,
+      Map.prototype[Symbol.iterator] === Map.prototype.entries, Set.prototype.keys === Set.prototype.values,
+      Set.prototype[Symbol.iterator] === Set.prototype.values, d.writable && d.configurable && !d.enumerable,
+      Object.getPrototypeOf(new Map().keys()) === Object.getPrototypeOf(new Map()[Symbol.iterator]()),
+    ]
+    """
+    outcome = run_js(code)
+    assert outcome["error"] is None
+    assert outcome["result"] == [
+        True,
+        "keys/0,values/0,entries/0,values/0,entries/0,next/0,next/0",
+        0,
+        True,
+        True,
+        True,
+        True,
+        True,
+    ]
