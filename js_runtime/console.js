@@ -132,7 +132,9 @@ function checkLine(line) {
       promiseWatch.confirmed = line.confirmed;
       let text;
       try {
-        text = inspectWithoutRethrow(line);
+        // Outside the console call, an exception of a custom inspect method has no caller to reach:
+        // the line then keeps the text rendered at the call.
+        text = formatForConsole(line.render, line.first, line.second);
       } finally {
         promiseWatch.pending = previousPending;
         promiseWatch.confirmed = previousConfirmed;
@@ -150,13 +152,6 @@ function checkLine(line) {
   }
   line.ready = true;
   flushReadyLines();
-}
-
-// A later rendering of a waiting line runs outside the console call: an exception of a custom
-// inspect method can no longer reach the code, and the text rendered at the call stays.
-function inspectWithoutRethrow(line) {
-  const text = formatForConsole(line.render, line.first, line.second);
-  return text;
 }
 
 // Runs a console formatting step; an exception of a custom inspect method leaves the console

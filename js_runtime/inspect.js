@@ -144,11 +144,19 @@ function inspectRethrowing(value, options) {
 
 // The `inspect` handed to custom inspect methods, Node's util.inspect(value, options) (or the
 // older (value, showHidden, depth) form).
+// What it leaves out is not counted in the run's output: the text is the code's own value.
 function userInspect(value, options, depth) {
   if (typeof options === 'boolean' || (arguments.length > 2 && (options === undefined || options === null))) {
     options = { __proto__: null, showHidden: options === true, depth };
   }
-  return inspectRethrowing(value, options !== null && typeof options === 'object' ? options : undefined);
+  const omitted = inspectOmitted;
+  const shortened = inspectShortened;
+  try {
+    return inspectRethrowing(value, options !== null && typeof options === 'object' ? options : undefined);
+  } finally {
+    inspectOmitted = omitted;
+    inspectShortened = shortened;
+  }
 }
 ReflectDefineProperty(userInspect, 'name', { __proto__: null, value: 'inspect', configurable: true });
 ReflectDefineProperty(userInspect, 'custom', {
