@@ -130,6 +130,8 @@ function kindOf(value, chain) {
   if (typeof value === 'function') return 'function';
   if (TypedArrayPrototypeGetSymbolToStringTag(value) !== undefined) return 'typedarray';
   if (isErrorObject(value, chain)) return 'error';
+  const iteratorRecord = WeakMapPrototypeGet(iteratorRecords, value);
+  if (iteratorRecord !== undefined) return iteratorRecord.isMap ? 'mapiterator' : 'setiterator';
   const tryAll = chain.length === 0;
   for (let i = 0; i < chain.length || (tryAll && i === 0); i++) {
     const prototype = tryAll ? null : chain[i];
@@ -230,4 +232,103 @@ function isClassFunction(fn) {
   const next = StringPrototypeCharCodeAt(source, 5);
   // `class{`, `class A`, `class\n`: anything but an identifier character after `class`.
   return next === 123 || next === 32 || next === 9 || next === 10 || next === 13;
+}
+
+// Map and Set iterators. JavaScript cannot look into an iterator without advancing it, so
+// the built-in methods that make them (keys, values, entries, [Symbol.iterator]) and their
+// `next` are wrapped, once, before any model code runs: every iterator they make is recorded
+// with the collection and the kind it iterates, and whether it has reported `done`. To show
+// one, the rendering reads what is left through the original `next` and then puts a fresh
+// iterator of the collection at the same place in its place: from then on `next` advances
+// that one. The wrappers are Proxies of the originals, so they keep their names, lengths,
+// identities (`Map.prototype[Symbol.iterator] === Map.prototype.entries`) and native-code
+// source text, and cannot be constructed.
+const ProxyCtor = Proxy;
+const SymbolIterator = Symbol.iterator;
+const MapIteratorPrototype = ReflectGetPrototypeOf(new Map().entries());
+const SetIteratorPrototype = ReflectGetPrototypeOf(new Set().values());
+const MapPrototypeKeys = uncurryThis(Map.prototype.keys);
+const MapPrototypeValues = uncurryThis(Map.prototype.values);
+const SetPrototypeEntries = uncurryThis(Set.prototype.entries);
+const iteratorRecords = new WeakMapCtor();
+
+function trackedIteratorMaker(original, isMap, kind) {
+  return new ProxyCtor(original, {
+    __proto__: null,
+    apply(target, receiver, args) {
+      const iterator = ReflectApply(target, receiver, args);
+      WeakMapPrototypeSet(iteratorRecords, iterator, {
+        __proto__: null, source: receiver, isMap, kind, done: false, delegate: undefined,
+      });
+      return iterator;
+    },
+  });
+}
+
+function trackedNext(original) {
+  return new ProxyCtor(original, {
+    __proto__: null,
+    apply(target, receiver, args) {
+      const record = WeakMapPrototypeGet(iteratorRecords, receiver);
+      if (record === undefined) return ReflectApply(target, receiver, args);
+      const step = ReflectApply(target, record.delegate !== undefined ? record.delegate : receiver, args);
+      if (step.done === true) record.done = true;
+      return step;
+    },
+  });
+}
+
+function replaceMethod(object, key, value) {
+  const descriptor = describe(object, key);
+  descriptor.value = value;
+  ReflectDefineProperty(object, key, descriptor);
+}
+
+(() => {
+  const mapEntries = trackedIteratorMaker(MapPrototype.entries, true, 'entries');
+  replaceMethod(MapPrototype, 'entries', mapEntries);
+  replaceMethod(MapPrototype, SymbolIterator, mapEntries);
+  replaceMethod(MapPrototype, 'keys', trackedIteratorMaker(MapPrototype.keys, true, 'keys'));
+  replaceMethod(MapPrototype, 'values', trackedIteratorMaker(MapPrototype.values, true, 'values'));
+  const setValues = trackedIteratorMaker(SetPrototype.values, false, 'values');
+  replaceMethod(SetPrototype, 'values', setValues);
+  replaceMethod(SetPrototype, 'keys', setValues);
+  replaceMethod(SetPrototype, SymbolIterator, setValues);
+  replaceMethod(SetPrototype, 'entries', trackedIteratorMaker(SetPrototype.entries, false, 'entries'));
+  replaceMethod(MapIteratorPrototype, 'next', trackedNext(MapIteratorPrototype.next));
+  replaceMethod(SetIteratorPrototype, 'next', trackedNext(SetIteratorPrototype.next));
+})();
+
+// What a recorded iterator has left, without using it up: a list of the values it will give
+// (for `entries`, [key, value] pairs), or undefined for an object that is no such iterator.
+function iteratorRemaining(iterator) {
+  const record = WeakMapPrototypeGet(iteratorRecords, iterator);
+  if (record === undefined) return undefined;
+  const items = list();
+  if (record.done) return items;
+  const next = record.isMap ? MapIteratorPrototypeNext : SetIteratorPrototypeNext;
+  const current = record.delegate !== undefined ? record.delegate : iterator;
+  for (;;) {
+    const step = next(current);
+    if (step.done) break;
+    ArrayPrototypePush(items, step.value);
+  }
+  // A fresh iterator past the entries that come before the old one's place (the live entries it
+  // had not given yet are exactly the ones just read), unless the old one had finished.
+  const source = record.source;
+  let fresh;
+  if (record.isMap) {
+    if (record.kind === 'entries') fresh = MapPrototypeEntries(source);
+    else if (record.kind === 'keys') fresh = MapPrototypeKeys(source);
+    else fresh = MapPrototypeValues(source);
+  } else {
+    fresh = record.kind === 'entries' ? SetPrototypeEntries(source) : SetPrototypeValues(source);
+  }
+  const size = record.isMap ? MapPrototypeGetSize(source) : SetPrototypeGetSize(source);
+  const skip = size - items.length;
+  for (let i = 0; i < skip; i++) {
+    if (next(fresh).done) break;
+  }
+  record.delegate = fresh;
+  return items;
 }

@@ -284,7 +284,10 @@ function afterEvaluation(code, value) {
   } else {
     runState.hasResult = true;
     runState.result = value;
-    if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code)) return finish();
+    if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code) && !outputDeferred()) {
+      return finish();
+    }
+    probeResult(value);
   }
   runState.pending = true;
   scheduleCheck();
@@ -311,6 +314,7 @@ async function awaitResult(value) {
   if (runState.finished) return;
   runState.hasResult = true;
   runState.result = settled;
+  probeResult(settled);
   scheduleCheck();
 }
 
@@ -420,7 +424,7 @@ function renderResult(stream, value) {
     streamWrite(stream, escapeForInspect(value, quote, tailStartIndex, length) + quote);
     return true;
   }
-  streamWrite(stream, inspect(value));
+  streamWrite(stream, inspect(value, typeof value === 'string' ? WHOLE_STRING_OPTIONS : undefined));
   stream.innerOmitted += takeInspectOmitted();
   return inspectShortened;
 }
@@ -449,6 +453,7 @@ function errorJson(error, texts, first) {
 // stdout, stderr, the rendered result and the error's name, message and stack all share the one
 // output cap: each is a stream, and the budget is shared among them.
 function buildOutcome() {
+  flushDeferredOutput();
   const cap = runState.cap;
   let omitted = 0;
   let resultType = null;
