@@ -235,12 +235,11 @@ function isClassFunction(fn) {
 }
 
 // Map and Set iterators. JavaScript cannot look into an iterator without advancing it, so
-// the built-in methods that make them (keys, values, entries, [Symbol.iterator]) and their
-// `next` are wrapped, once, before any model code runs: every iterator they make is recorded
-// with the collection and the kind it iterates, and whether it has reported `done`. To show
-// one, the rendering reads what is left through the original `next` and then puts a fresh
-// iterator of the collection at the same place in its place: from then on `next` advances
-// that one. The wrappers are Proxies of the originals, so they keep their names, lengths,
+// the built-in methods that make them (keys, values, entries, [Symbol.iterator]) are wrapped,
+// once, before any model code runs: every iterator they make is recorded with the collection
+// and the kind it iterates. To show one, the rendering reads what is left through the original
+// `next` and then puts a fresh iterator of the collection at the same place in its place: from
+// then on `next` (wrapped from that moment) advances that one. The wrappers are Proxies of the originals, so they keep their names, lengths,
 // identities (`Map.prototype[Symbol.iterator] === Map.prototype.entries`) and native-code
 // source text, and cannot be constructed.
 const ProxyCtor = Proxy;
@@ -251,6 +250,8 @@ const MapPrototypeKeys = uncurryThis(Map.prototype.keys);
 const MapPrototypeValues = uncurryThis(Map.prototype.values);
 const SetPrototypeEntries = uncurryThis(Set.prototype.entries);
 const iteratorRecords = new WeakMapCtor();
+const MapIteratorPrototypeNextOriginal = MapIteratorPrototype.next;
+const SetIteratorPrototypeNextOriginal = SetIteratorPrototype.next;
 
 function trackedIteratorMaker(original, isMap, kind) {
   return new ProxyCtor(original, {
@@ -295,15 +296,28 @@ function replaceMethod(object, key, value) {
   replaceMethod(SetPrototype, 'keys', setValues);
   replaceMethod(SetPrototype, SymbolIterator, setValues);
   replaceMethod(SetPrototype, 'entries', trackedIteratorMaker(SetPrototype.entries, false, 'entries'));
-  replaceMethod(MapIteratorPrototype, 'next', trackedNext(MapIteratorPrototype.next));
-  replaceMethod(SetIteratorPrototype, 'next', trackedNext(SetIteratorPrototype.next));
 })();
+
+// The `next` methods are wrapped once an iterator has been shown, or from the start when the
+// worker sees code that may print an iterator while iterating (it uses console and makes
+// iterators): a for-of loop holds on to the `next` it started with, which must then already be
+// the wrapper. Until then every Map or Set iteration keeps V8's fast paths (wrapped, a spread of
+// a million values takes about thirty times as long).
+let nextWrapped = false;
+
+function wrapIteratorNext() {
+  if (nextWrapped) return;
+  nextWrapped = true;
+  replaceMethod(MapIteratorPrototype, 'next', trackedNext(MapIteratorPrototypeNextOriginal));
+  replaceMethod(SetIteratorPrototype, 'next', trackedNext(SetIteratorPrototypeNextOriginal));
+}
 
 // What a recorded iterator has left, without using it up: a list of the values it will give
 // (for `entries`, [key, value] pairs), or undefined for an object that is no such iterator.
 function iteratorRemaining(iterator) {
   const record = WeakMapPrototypeGet(iteratorRecords, iterator);
   if (record === undefined) return undefined;
+  wrapIteratorNext();
   const items = list();
   if (record.done) return items;
   const next = record.isMap ? MapIteratorPrototypeNext : SetIteratorPrototypeNext;

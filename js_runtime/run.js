@@ -49,6 +49,8 @@ function parseOptions(optionsJson) {
     const seedDescriptor = describe(parsed, 'seed');
     if (seedDescriptor !== undefined && typeof seedDescriptor.value === 'string') options.seed = seedDescriptor.value;
     options.completion = completionHint(describe(parsed, 'completion'));
+    const iterators = describe(parsed, 'trackIterators');
+    if (iterators !== undefined && iterators.value === true) wrapIteratorNext();
     const modules = describe(parsed, 'modules');
     if (modules !== undefined) provideModules(modules.value);
   } catch {

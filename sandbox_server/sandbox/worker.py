@@ -421,6 +421,7 @@ def _run_options(
     seed: bool = False,
     completion: list[Any] | None = None,
     modules: dict[str, str] | None = None,
+    track_iterators: bool = False,
 ) -> str:
     """The options of one run.
 
@@ -429,6 +430,7 @@ def _run_options(
         seed: Add 32 bytes of fresh operating-system entropy for the web crypto API.
         completion: The last statement as ``[start, end, kind]`` in UTF-16 units, for a REPL-like result.
         modules: Sources of the web modules the code may use, by id.
+        track_iterators: Follow Map and Set iterators from the start (see :func:`_tracks_iterators`).
     """
     options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
     if seed:
@@ -437,6 +439,8 @@ def _run_options(
         options["completion"] = completion
     if modules:
         options["modules"] = modules
+    if track_iterators:
+        options["trackIterators"] = True
     return json.dumps(options)
 
 
@@ -460,6 +464,15 @@ def _web_sources(code: str) -> dict[str, str]:
         return {}
     used.add(_WEB_SUPPORT)
     return {module: _WEB_MODULES[module][1] for module in used if module in _WEB_MODULES}
+
+
+_MAKES_ITERATORS = re.compile(r"\.(?:keys|values|entries)\s*\(|Symbol\.iterator")
+
+
+def _tracks_iterators(code: str) -> bool:
+    """Whether the runtime must follow Map and Set iterators from the start: the code may print one (it uses
+    console) while a loop iterates it (it makes iterators). Otherwise iteration keeps V8's fast paths."""
+    return "console" in code and _MAKES_ITERATORS.search(code) is not None
 
 
 def _utf16_index(code: str, index: int) -> int:
@@ -596,7 +609,11 @@ async def _execute(
     code = analysis.code
     timeout_ms: int = request["timeoutMs"]
     options = _run_options(
-        limits, seed=True, completion=_completion_hint(code, analysis.last_statement), modules=_web_sources(code)
+        limits,
+        seed=True,
+        completion=_completion_hint(code, analysis.last_statement),
+        modules=_web_sources(code),
+        track_iterators=_tracks_iterators(code),
     )
     loop = asyncio.get_running_loop()
     started = loop.time()

@@ -43,7 +43,11 @@ class Isolate:
 
         Every web module's source goes with the run, as the worker sends it for code that may use them all.
         """
-        options = {"outputCap": output_cap, "modules": {name: text for name, (_, text) in web_modules().items()}}
+        options = {
+            "outputCap": output_cap,
+            "modules": {name: text for name, (_, text) in web_modules().items()},
+            "trackIterators": "console" in code,
+        }
         return self.api["run"](code, input_json, json.dumps(options))
 
     def run(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP) -> Outcome:
