@@ -1,8 +1,9 @@
-"""``python -m benchmarks [--quick] [--json PATH] [--plot PATH]``: measure, then report."""
+"""``python -m benchmarks [--quick] [--json PATH] [--plot PATH] [--peer NAME=COMMAND]``: measure, then report."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
@@ -10,7 +11,20 @@ from pathlib import Path
 
 import anyio
 
-from benchmarks import coldstart, datafiles, isolates, latency, machine, memory, throughput, work
+from benchmarks import (
+    coldstart,
+    cost,
+    cycle,
+    datafiles,
+    isolates,
+    latency,
+    machine,
+    memory,
+    peer,
+    peer_options,
+    throughput,
+    work,
+)
 from benchmarks.model import Section
 from benchmarks.plan import DEFAULT, QUICK, Plan
 from benchmarks.progress import Progress
@@ -20,15 +34,16 @@ from benchmarks.targets import judge
 
 __all__ = ["main", "run"]
 
-SECTION_COUNT = 7
+SECTION_COUNT = 8
 
 
 class Run:
     """The sections of one run, in order; a section that fails is reported and the run goes on."""
 
-    def __init__(self, plan: Plan, progress: Progress) -> None:
+    def __init__(self, plan: Plan, progress: Progress, peers: list[peer_options.PeerSpec] | None = None) -> None:
         self.plan = plan
         self.progress = progress
+        self.peers = peers or []
         self.sections: list[Section] = []
         self.failed = False
 
@@ -47,6 +62,7 @@ class Run:
         plan, progress = self.plan, self.progress
         # The in-process engine runs first, with no server started yet.
         await self.add("isolates", lambda: anyio.to_thread.run_sync(isolates.measure, plan, progress))
+        await self.add("cycle", lambda: anyio.to_thread.run_sync(cycle.measure, plan, progress))
         # Latency, real work and throughput share one server, as a client session would.
         try:
             async with running_server() as server:
@@ -59,6 +75,11 @@ class Run:
         await self.add("coldstart", lambda: coldstart.measure(plan, progress))
         # Last, with its own server, so that nothing else runs beside the processes it watches.
         await self.add("memory", lambda: memory.measure(plan, progress))
+        for spec in self.peers:
+            await self.add(f"peer.{spec.name}", functools.partial(peer.measure, plan, progress, spec))
+        if not self.peers:
+            self.sections.append(peer.skipped(peer_options.NO_PEER))
+        self.sections.append(cost.derive(self.sections))
         # After memory's server is gone: its own server, with a data folder of generated CSV files.
         await self.add("datafiles", lambda: datafiles.measure(plan, progress))
 
@@ -71,17 +92,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quick", action="store_true", help="few iterations (about 20 s); every section still runs")
     parser.add_argument("--json", type=Path, metavar="PATH", help="write every raw number as JSON to PATH")
     parser.add_argument("--plot", type=Path, metavar="PATH", help="write a PNG bar chart of the latencies to PATH")
+    peer_options.add_arguments(parser)
     return parser
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks; returns the exit status (1 when a section failed)."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        peers = peer_options.specs_from(args)
+    except ValueError as exc:
+        parser.error(str(exc))
     plan = QUICK if args.quick else DEFAULT
-    progress = Progress(SECTION_COUNT)
+    progress = Progress(SECTION_COUNT + len(peers))
     facts = machine.describe()
     progress.say(f"{plan.name} run on {facts['cpus']} CPUs, V8 {facts['v8']}, mini-racer {facts['miniRacer']}")
-    bench = Run(plan, progress)
+    bench = Run(plan, progress, peers)
     anyio.run(bench.measure_all)
     targets = judge(bench.sections)
     sys.stdout.write(markdown(facts, plan, bench.sections, targets))

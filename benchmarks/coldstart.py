@@ -1,4 +1,4 @@
-"""Section 5: from spawning ``sandbox-server`` to the first execute_js result."""
+"""Section 6: from spawning ``sandbox-server`` to the first execute_js result."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from benchmarks.progress import Progress
 from benchmarks.session import CallFailed, server_parameters
 from benchmarks.snippets import ONE_PLUS_ONE
 
-__all__ = ["measure"]
+__all__ = ["cold_start", "measure"]
 
 
-async def _cold_start() -> tuple[float, float]:
+async def cold_start() -> tuple[float, float]:
     """Milliseconds from spawn to the first result, and from closing the connection to the server's exit."""
     started = time.perf_counter()
     async with Client(server_parameters(), mode="legacy") as client:
@@ -42,13 +42,13 @@ async def measure(plan: Plan, progress: Progress) -> Section:
     firsts, shutdowns, imports = [], [], []
     bar = progress.bar("spawn to first result", plan.cold_starts)
     for _ in range(plan.cold_starts):
-        first, shutdown = await _cold_start()
+        first, shutdown = await cold_start()
         firsts.append(first)
         shutdowns.append(shutdown)
         imports.append(await anyio.to_thread.run_sync(_import_ms))
         bar.advance()
     bar.close()
-    section = Section("coldstart", "5. Cold start")
+    section = Section("coldstart", "6. Cold start")
     section.rows.append(Row("first_result", "spawn `sandbox-server` to first execute_js result", "ms", firsts))
     section.rows.append(
         Row("imports", "of which: `python -c 'import sandbox_server.server'`", "ms", imports, note="separate process")

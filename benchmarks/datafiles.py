@@ -1,4 +1,4 @@
-"""Section 7: the cost of passing a CSV file from the data folder to execute_js through ``files``."""
+"""Section 10: the cost of passing a CSV file from the data folder to execute_js through ``files``."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ async def _timed(server: RunningServer, arguments: dict[str, Any]) -> tuple[floa
 
 async def measure(plan: Plan, progress: Progress) -> Section:
     progress.section("data files")
-    section = Section("datafiles", "7. Data files: a CSV through execute_js's `files` argument")
+    section = Section("datafiles", "10. Data files: a CSV through execute_js's `files` argument")
     with tempfile.TemporaryDirectory(prefix="sandbox-bench-data-") as directory:
         folder = Path(directory)
         rows_by_size = {size: write_csv(folder / f"bank-{size}mb.csv", size * MB) for size in plan.data_sizes_mb}

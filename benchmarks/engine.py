@@ -1,39 +1,73 @@
 """The engine alone, in this process: mini-racer with nothing of the server around it.
 
-The only module of the benchmarks that imports ``py_mini_racer``. Synchronous measurements run outside any
-event loop (an isolate created inside a running loop binds to it); the asyncio ones start their own loop.
+The only module of the benchmarks that imports ``py_mini_racer`` (and the worker module, whose real code paths
+the cycle breakdown times). Synchronous measurements run outside any event loop (an isolate created inside a
+running loop binds to it); the asyncio ones start their own loop.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib import metadata
 
 from py_mini_racer import MiniRacer
 
-import js_runtime
+from sandbox_server.sandbox import worker
+from sandbox_server.sandbox.limits import SandboxLimits
+from sandbox_server.sandbox.source import analyze
 
 __all__ = [
     "MEMORY_LIMIT_BYTES",
+    "STAGES",
+    "Cost",
+    "CycleError",
+    "analysis_cost",
     "fresh_eval",
     "new_isolate_async",
     "new_isolate_sync",
+    "raw_cycle_cost",
     "runtime_isolate_async",
     "versions",
     "warm_eval_async",
     "warm_eval_sync",
     "warmed_runtime_isolate_async",
+    "worker_cycle_cost",
 ]
 
 MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
 """The hard heap limit a worker sets on each isolate with the default settings."""
-OUTPUT_CAP_BYTES = 65_536
-"""The output cap a worker passes to the runtime with the default settings."""
 
 Tick = Callable[[], None]
+
+STAGES = ("create", "runtime", "warm_up", "call", "close")
+"""The stages of a worker's cycle, in order: what :func:`worker_cycle_cost` times."""
+
+
+class CycleError(RuntimeError):
+    """The worker's cycle could not be timed stage by stage (its code no longer has the shape timed here)."""
+
+
+class Cost:
+    """Wall-clock and process CPU milliseconds of repeated steps, step by step."""
+
+    def __init__(self, steps: tuple[str, ...]) -> None:
+        self.wall: dict[str, list[float]] = {step: [] for step in steps}
+        self.cpu: dict[str, list[float]] = {step: [] for step in steps}
+        self._marks: list[tuple[float, float]] = []
+
+    def start(self) -> None:
+        self._marks = [(time.perf_counter(), time.process_time())]
+
+    def mark(self, step: str) -> None:
+        """Record the time since the previous mark (or :meth:`start`) as one sample of ``step``."""
+        wall, cpu = time.perf_counter(), time.process_time()
+        last_wall, last_cpu = self._marks[-1]
+        self.wall[step].append((wall - last_wall) * 1000)
+        self.cpu[step].append((cpu - last_cpu) * 1000)
+        self._marks.append((wall, cpu))
 
 
 def _ms(started: float) -> float:
@@ -80,31 +114,33 @@ def new_isolate_async(iterations: int, tick: Tick) -> list[float]:
 def runtime_isolate_async(iterations: int, tick: Tick, *, warm_up: bool = False) -> list[float]:
     """Milliseconds for what a worker does to have a fresh isolate ready, ``iterations`` times.
 
-    As the worker does between two jobs: create an isolate, set the hard memory limit, evaluate the runtime
-    script on the asyncio path and take its ``run`` and ``abort`` functions; with ``warm_up``, also call
-    ``run`` once on a trivial job so that V8 compiles the runtime's functions before a real job arrives.
-    Closing the isolate is included.
+    The worker's own ``_Isolate.prepare`` (create an isolate, set the hard memory limit, evaluate the runtime,
+    take its functions, connect the notification) and, with ``warm_up``, its warm-up run of a trivial job, so
+    that V8 compiles the runtime's functions before a real job arrives; then ``_Isolate.close``. As in a worker,
+    one idle isolate stays alive meanwhile; it is closed at the end.
     """
-    options = json.dumps({"outputCap": OUTPUT_CAP_BYTES})
+    limits = SandboxLimits()
 
     async def measure() -> list[float]:
-        source = js_runtime.source()
         samples = []
-        for _ in range(iterations):
-            started = time.perf_counter()
-            racer = MiniRacer()
-            racer.set_hard_memory_limit(MEMORY_LIMIT_BYTES)
-            api = await racer.eval_cancelable(source)
-            run, abort = api["run"], api["abort"]
-            if warm_up:
-                await run.cancelable()("0", "", options)
-            del run, abort, api
-            racer.close()
-            samples.append(_ms(started))
-            tick()
+        worker._keep_an_isolate()
+        try:
+            for _ in range(iterations):
+                started = time.perf_counter()
+                isolate = await worker._Isolate.prepare(limits, warm_up=warm_up)
+                isolate.close()
+                samples.append(_ms(started))
+                tick()
+        finally:
+            _close_kept_isolates()
         return samples
 
     return asyncio.run(measure())
+
+
+def _close_kept_isolates() -> None:
+    while worker._KEEPER:
+        worker._KEEPER.pop().close()
 
 
 def warmed_runtime_isolate_async(iterations: int, tick: Tick) -> list[float]:
@@ -154,3 +190,86 @@ def fresh_eval(code: str) -> tuple[float, str]:
         value = racer.eval(code)
         elapsed = _ms(started)
     return elapsed, str(value)
+
+
+def raw_cycle_cost(iterations: int, tick: Tick) -> Cost:
+    """The floor of a fresh isolate per call: ``MiniRacer()``, ``eval('1+1')``, ``close()``, ``iterations`` times.
+
+    Wall and process CPU time per cycle (``time.process_time`` counts every thread of this process, so V8's and
+    mini-racer's threads too), with no other isolate alive, as a program that uses mini-racer plainly does.
+    """
+    cost = Cost(("cycle",))
+    for _ in range(iterations):
+        cost.start()
+        racer = MiniRacer()
+        racer.eval("1+1")
+        racer.close()
+        cost.mark("cycle")
+        tick()
+    return cost
+
+
+@contextmanager
+def _racer_for_next_prepare(racer: MiniRacer) -> Iterator[None]:
+    """Make the worker's next ``_Isolate.prepare`` use ``racer`` instead of creating one, so creation is timed apart."""
+    original = worker._new_racer
+    worker._new_racer = lambda: racer
+    try:
+        yield
+    finally:
+        worker._new_racer = original
+
+
+def worker_cycle_cost(iterations: int, tick: Tick) -> Cost:
+    """What one job costs a worker, stage by stage, through the worker's own code in this process.
+
+    Stages: ``create`` (``worker._new_racer``, mini-racer's context without its setTimeout shim), ``runtime``
+    (the rest of ``_Isolate.prepare``: memory limit, the runtime's evaluation, its functions, the notification),
+    ``warm_up`` (``_Isolate.warm_up``), ``call`` (``worker._execute`` on a ``1+1`` request: the source analysis,
+    the job's one evaluation, the outcome's check) and ``close`` (``_Isolate.close``). As in a worker, one idle
+    isolate stays alive throughout (``worker._keep_an_isolate``); it is closed at the end, so that later
+    measurements in this process see no other isolate.
+    """
+    limits = SandboxLimits()
+    request = {"id": 1, "code": "1+1", "input": "", "timeoutMs": 10_000}
+
+    async def measure() -> Cost:
+        cost = Cost(STAGES)
+        worker._keep_an_isolate()
+        try:
+            for _ in range(iterations):
+                cost.start()
+                racer = worker._new_racer()
+                cost.mark("create")
+                with _racer_for_next_prepare(racer):
+                    isolate = await worker._Isolate.prepare(limits, warm_up=False)
+                if isolate.racer is not racer:
+                    isolate.close()
+                    racer.close()
+                    raise CycleError("_Isolate.prepare no longer creates its isolate through worker._new_racer")
+                cost.mark("runtime")
+                if not await isolate.warm_up(limits):
+                    raise CycleError("the runtime failed its warm-up run")
+                cost.mark("warm_up")
+                outcome = await worker._execute(isolate, request, limits)
+                cost.mark("call")
+                isolate.close()
+                cost.mark("close")
+                if not outcome["ok"] or outcome.get("resultText") != "2":
+                    raise CycleError(f"the worker's `1+1` job went wrong: {outcome}")
+                tick()
+        finally:
+            _close_kept_isolates()
+        return cost
+
+    return asyncio.run(measure())
+
+
+def analysis_cost(code: str, iterations: int) -> list[float]:
+    """Milliseconds of the per-job source analysis of ``code`` (part of the ``call`` stage), each time."""
+    samples = []
+    for _ in range(iterations):
+        started = time.perf_counter()
+        analyze(code)
+        samples.append(_ms(started))
+    return samples

@@ -18,12 +18,12 @@ def measure(plan: Plan, progress: Progress) -> Section:
         ("raw_async", "raw: new isolate + `1+1` + close (asyncio)", engine.new_isolate_async),
         (
             "runtime",
-            "server path: new isolate + memory limit + js_runtime + close (asyncio)",
+            "server path: the worker's `_Isolate.prepare` without warm-up + close",
             engine.runtime_isolate_async,
         ),
         (
             "runtime_warm",
-            "server path as a worker prepares one: the above + a warm-up run of `0`",
+            "server path as a worker prepares one: the above + its warm-up run",
             engine.warmed_runtime_isolate_async,
         ),
     ]

@@ -1,4 +1,4 @@
-"""Section 2: latency of one small call, end to end, against the engine floor and a fresh node process."""
+"""Section 3: latency of one small call, end to end, against the engine floor and a fresh node process."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ async def _end_to_end_rows(plan: Plan, progress: Progress, server: RunningServer
 async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Section:
     """Measure on ``server``, which is idle while the engine and node measurements run."""
     progress.section("latency of one call")
-    section = Section("latency", "2. Latency of one call")
+    section = Section("latency", "3. Latency of one call")
     section.rows.extend(await anyio.to_thread.run_sync(_engine_rows, plan, progress))
     section.rows.extend(await _end_to_end_rows(plan, progress, server))
     section.rows.extend(await anyio.to_thread.run_sync(_node_rows, plan, progress, section))

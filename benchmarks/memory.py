@@ -1,4 +1,4 @@
-"""Section 6: resident memory of the server and its workers, idle and after many calls."""
+"""Section 7: resident memory of the server and its workers, idle and after many calls."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ async def _measure(plan: Plan, progress: Progress) -> dict[str, tuple[float, flo
 async def measure(plan: Plan, progress: Progress) -> Section:
     progress.section("memory")
     readings = await _measure(plan, progress)
-    section = Section("memory", "6. Memory (RSS)")
+    section = Section("memory", "7. Memory (RSS)")
     labels = {
         "idle": "idle, before any execute_js",
         "first": f"after {plan.memory_first} calls",

@@ -26,6 +26,7 @@ class Plan:
         cold_starts: Servers started from nothing.
         memory_first: Calls after which memory is first read.
         memory_calls: Calls after which memory is read again.
+        peer_iterations: Trivial calls to each peer server (and as many to this one, interleaved).
         data_iterations: Calls per kind of data-file call and per file size.
         data_sizes_mb: Sizes of the CSV files passed through ``files``, in MB.
     """
@@ -43,6 +44,7 @@ class Plan:
     cold_starts: int
     memory_first: int
     memory_calls: int
+    peer_iterations: int
     data_iterations: int
     data_sizes_mb: tuple[int, ...]
 
@@ -64,6 +66,7 @@ DEFAULT = Plan(
     cold_starts=7,
     memory_first=50,
     memory_calls=1000,
+    peer_iterations=200,
     data_iterations=10,
     data_sizes_mb=(1, 10),
 )
@@ -82,6 +85,7 @@ QUICK = Plan(
     cold_starts=2,
     memory_first=50,
     memory_calls=100,
+    peer_iterations=10,
     data_iterations=3,
     data_sizes_mb=(1,),
 )

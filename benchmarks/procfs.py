@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["children", "cmdline", "cpu_ms", "descendants", "rss_bytes", "state"]
+__all__ = ["children", "cmdline", "cpu_ms", "descendants", "reaped_cpu_ms", "rss_bytes", "state", "tree_cpu_ms"]
 
 _PROC = Path("/proc")
 _TICKS_PER_S = os.sysconf("SC_CLK_TCK")
@@ -38,6 +38,26 @@ def cpu_ms(pid: int) -> float:
     if fields is None:
         return 0.0
     return (int(fields[11]) + int(fields[12])) * 1000 / _TICKS_PER_S
+
+
+def reaped_cpu_ms(pid: int) -> float:
+    """CPU time of ``pid``'s children that have exited and been waited for (and of theirs), in milliseconds."""
+    fields = _stat_fields(pid)
+    if fields is None:
+        return 0.0
+    return (int(fields[13]) + int(fields[14])) * 1000 / _TICKS_PER_S
+
+
+def tree_cpu_ms(pid: int, *, include_root: bool = True) -> float:
+    """CPU time of ``pid`` and every process it started, living or reaped, in milliseconds.
+
+    Each process is counted once: a living one by its own time, an exited one in its parent's reaped time. A
+    process that exits between the listing and the reading, before its parent waits for it, is missed.
+    """
+    total = reaped_cpu_ms(pid) + (cpu_ms(pid) if include_root else 0.0)
+    for child in descendants(pid):
+        total += cpu_ms(child) + reaped_cpu_ms(child)
+    return total
 
 
 def children(pid: int) -> list[int]:

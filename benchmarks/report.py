@@ -39,12 +39,13 @@ def _cells(row: Row) -> list[str]:
 
 def _table(section: Section) -> list[str]:
     lines = [f"## {section.title}", ""]
-    lines.append("| measurement | n | median | p95 | ratio | relative to | note |")
-    lines.append("|---|---:|---:|---:|---:|---|---|")
-    for row in section.rows:
-        cells = [cell.replace("|", "\\|") for cell in _cells(row)]
-        lines.append("| " + " | ".join(cells) + " |")
-    lines.append("")
+    if section.rows:
+        lines.append("| measurement | n | median | p95 | ratio | relative to | note |")
+        lines.append("|---|---:|---:|---:|---:|---|---|")
+        for row in section.rows:
+            cells = [cell.replace("|", "\\|") for cell in _cells(row)]
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
     lines.extend(f"- {note}" for note in section.notes)
     if section.notes:
         lines.append("")

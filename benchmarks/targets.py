@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from benchmarks.cost import server_and_workers_ms
 from benchmarks.model import Section, Target
 from benchmarks.snippets import WORK
 
-__all__ = ["judge"]
+__all__ = ["cpu_ratio", "judge"]
 
-EXECUTE_OVER_ADD_MS = 1.0
+MAX_CPU_RATIO = 2.5
+"""Server plus worker CPU per execute_js `1+1` call (most calls in flight) against a raw mini-racer cycle."""
+EXECUTE_OVER_ADD_MS = 2.0
 """execute_js `1+1` may cost at most this much more than `add` (medians)."""
 MIN_CALLS_PER_S = 300.0
 """execute_js calls per second with the most calls in flight."""
@@ -31,6 +34,29 @@ def _latency(sections: dict[str, Section]) -> list[Target]:
         f"(ratio to add {one.median / add.median:.2f}x)"
     )
     return [Target("latency", goal, measured, one.median <= add.median + EXECUTE_OVER_ADD_MS)]
+
+
+def cpu_ratio(sections: dict[str, Section]) -> float | None:
+    """Server plus worker CPU per call over the raw mini-racer cycle's CPU (medians), if both were measured."""
+    cycle, throughput = sections.get("cycle"), sections.get("throughput")
+    floor = cycle.row("floor.cpu") if cycle else None
+    total = server_and_workers_ms(throughput) if throughput else None
+    if floor is None or total is None or floor.median <= 0:
+        return None
+    return total / floor.median
+
+
+def _cpu(sections: dict[str, Section]) -> list[Target]:
+    goal = f"server + worker CPU per execute_js `1+1` call <= {MAX_CPU_RATIO:g}x a raw mini-racer cycle"
+    ratio = cpu_ratio(sections)
+    if ratio is None:
+        return [Target("cpu", goal, "not measured", None)]
+    cycle, throughput = sections["cycle"], sections["throughput"]
+    floor = cycle.row("floor.cpu")
+    total = server_and_workers_ms(throughput)
+    assert floor is not None and total is not None
+    measured = f"{total:.2f} ms vs {floor.median:.2f} ms ({ratio:.2f}x)"
+    return [Target("cpu", goal, measured, ratio <= MAX_CPU_RATIO)]
 
 
 def _throughput(sections: dict[str, Section]) -> list[Target]:
@@ -96,6 +122,7 @@ def judge(sections: list[Section]) -> list[Target]:
     by_key = {section.key: section for section in sections}
     return [
         *_latency(by_key),
+        *_cpu(by_key),
         *_throughput(by_key),
         *_work(by_key),
         *_cold_start(by_key),

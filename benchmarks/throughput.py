@@ -1,4 +1,4 @@
-"""Section 4: execute_js calls per second with several calls in flight on one server, and the CPU each call
+"""Section 5: execute_js calls per second with several calls in flight on one server, and the CPU each call
 costs in each process (which bounds the rate the machine's cores allow)."""
 
 from __future__ import annotations
@@ -41,13 +41,17 @@ async def _burst(
     return time.perf_counter() - started, latencies
 
 
-def _processes(server: RunningServer) -> dict[str, list[int]]:
-    pid, workers = server.processes()
-    return {"client": [os.getpid()], "server": [pid] if pid is not None else [], "workers": workers}
-
-
-def _cpu(processes: dict[str, list[int]]) -> dict[str, float]:
-    return {role: sum(procfs.cpu_ms(pid) for pid in pids) for role, pids in processes.items()}
+def _cpu(server: RunningServer) -> dict[str, float]:
+    """CPU milliseconds used so far by this process, the server, and every worker the server has had."""
+    pid, _ = server.processes()
+    if pid is None:
+        raise RuntimeError("the server process was not found among this process's children")
+    return {
+        "client": procfs.cpu_ms(os.getpid()),
+        "server": procfs.cpu_ms(pid),
+        # Workers that retired during the burst are counted through the server's reaped-children time.
+        "workers": procfs.tree_cpu_ms(pid, include_root=False),
+    }
 
 
 def _cpu_rows(before: dict[str, float], after: dict[str, float], calls: int, in_flight: int) -> list[Row]:
@@ -75,15 +79,14 @@ def _cpu_rows(before: dict[str, float], after: dict[str, float], calls: int, in_
 
 async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Section:
     progress.section("throughput")
-    processes = _processes(server)
-    section = Section("throughput", f"4. Throughput (one server, {len(processes['workers'])} worker processes)")
+    section = Section("throughput", f"5. Throughput (one server, {len(server.processes()[1])} worker processes)")
     await _burst(server, plan.warmup * 2, max(plan.concurrency), None)
     cpu_rows: list[Row] = []
     for in_flight in plan.concurrency:
         bar = progress.bar(f"{in_flight} in flight", plan.throughput_calls)
-        before = _cpu(processes)
+        before = _cpu(server)
         seconds, latencies = await _burst(server, plan.throughput_calls, in_flight, bar.advance)
-        after = _cpu(processes)
+        after = _cpu(server)
         bar.close()
         latency = summarize(latencies)
         section.rows.append(
@@ -104,6 +107,7 @@ async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Sect
         section.compare(f"cpu.{role}", "cpu.total", short="all processes")
     section.notes.append(
         "CPU per call is user + system time from /proc/PID/stat over the burst with the most calls in flight, "
-        "divided by its calls; clock ticks are 10 ms, so with few calls (--quick) it is coarse."
+        "divided by its calls; workers replaced during the burst are included. Clock ticks are 10 ms, so with "
+        "few calls (--quick) it is coarse."
     )
     return section

@@ -1,4 +1,4 @@
-"""Section 3: real work through execute_js against the same code in mini-racer in this process."""
+"""Section 4: real work through execute_js against the same code in mini-racer in this process."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Sect
     progress.section("real work")
     raw = await anyio.to_thread.run_sync(_raw, plan, progress)
     served, inside = await _end_to_end(plan, progress, server)
-    section = Section("work", "3. Real work: execute_js end to end vs raw mini-racer in process")
+    section = Section("work", "4. Real work: execute_js end to end vs raw mini-racer in process")
     for snippet in WORK:
         raw_samples, raw_value = raw[snippet.key]
         samples, value = served[snippet.key]

@@ -92,8 +92,9 @@ def _compact(text: str) -> str:
 _GLOBALS_LINE = "// globals:"
 
 
+@functools.cache
 def web_modules() -> dict[str, tuple[list[str], str]]:
-    """The web modules by id (file stem): the globals each defines and its compacted source."""
+    """The web modules by id (file stem): the globals each defines and its compacted (ASCII) source."""
     folder = resources.files(__package__).joinpath("web")
     modules: dict[str, tuple[list[str], str]] = {}
     if not folder.is_dir():
@@ -105,15 +106,17 @@ def web_modules() -> dict[str, tuple[list[str], str]]:
         first, _, rest = text.partition("\n")
         if not first.startswith(_GLOBALS_LINE):
             raise ValueError(f"js_runtime/web/{entry.name} must start with '{_GLOBALS_LINE} Name ...'")
-        modules[entry.name.removesuffix(".js")] = (first.removeprefix(_GLOBALS_LINE).split(), _compact(rest))
+        modules[entry.name.removesuffix(".js")] = (first.removeprefix(_GLOBALS_LINE).split(), _ascii(_compact(rest)))
     return modules
 
 
 def _web_modules_declaration() -> str:
+    # Names only: the worker sends the sources a job needs with the job (``modules`` in its options), so that an
+    # isolate whose code uses no web API never holds them.
     entries = [
         f"{{ __proto__: null, id: {json.dumps(stem)}, names: asList({json.dumps(names)}), "
-        f"source: {json.dumps(text)}, getters: undefined }}"
-        for stem, (names, text) in web_modules().items()
+        "source: undefined, getters: undefined }"
+        for stem, (names, _text) in web_modules().items()
     ]
     return "const WEB_MODULES = asList([\n" + ",\n".join(entries) + "\n]);"
 

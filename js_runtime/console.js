@@ -17,24 +17,160 @@ function resetOutput(limit) {
   output.groupIndent = '';
   output.counts = ObjectCreate(null);
   output.timers = ObjectCreate(null);
+  deferred.lines = list();
+  deferred.head = 0;
   takeInspectOmitted();
+}
+
+// Lines wait here, in order, while an earlier line waits for the state of a promise it shows.
+const deferred = { __proto__: null, lines: list(), head: 0 };
+
+function emitLine(stream, text, omitted) {
+  streamWrite(stream, text + '\n');
+  if (omitted > 0) stream.innerOmitted += omitted;
 }
 
 function writeLine(stream, text) {
   if (output.groupIndent !== '') text = output.groupIndent + indentLines(text, output.groupIndent);
-  streamWrite(stream, text + '\n');
   const omitted = takeInspectOmitted();
-  if (omitted > 0) stream.innerOmitted += omitted;
+  if (deferred.head < deferred.lines.length) {
+    ArrayPrototypePush(deferred.lines, { __proto__: null, stream, text, omitted, ready: true });
+  } else {
+    emitLine(stream, text, omitted);
+  }
+}
+
+function flushReadyLines() {
+  const lines = deferred.lines;
+  while (deferred.head < lines.length && lines[deferred.head].ready) {
+    const line = lines[deferred.head];
+    lines[deferred.head] = undefined;
+    deferred.head++;
+    emitLine(line.stream, line.text, line.omitted);
+  }
+  if (deferred.head === lines.length) {
+    deferred.lines = list();
+    deferred.head = 0;
+  }
+}
+
+// Writes every waiting line as it stands (the run is ending); called before the outcome is built.
+function flushDeferredOutput() {
+  const lines = deferred.lines;
+  for (let i = deferred.head; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.ready) continue;
+    line.ready = true;
+    // Its check never ran (the run was stopped): the promises it would have settled are unknown.
+    promiseWatch.unknown = line.pending;
+    promiseWatch.confirmed = line.confirmed;
+    try {
+      const text = formatForConsole(line.render, line.first, line.second);
+      if (text !== undefined) setLineText(line, text);
+    } catch {
+      // The line keeps the text it has.
+    } finally {
+      promiseWatch.unknown = undefined;
+      promiseWatch.confirmed = undefined;
+    }
+  }
+  flushReadyLines();
+}
+
+function outputDeferred() {
+  return deferred.head < deferred.lines.length;
+}
+
+// Renders one console line. When it shows a promise as pending, the line waits for a check
+// queued behind the promises' reactions: a promise that had in fact settled before the call is
+// then rendered again with its value (the rest of the line as it is then), and later lines
+// wait behind it so that the order of the output stays as the code wrote it.
+function writeRendered(stream, render, first, second) {
+  const previous = promiseWatch.pending;
+  const pending = list();
+  promiseWatch.pending = pending;
+  let text;
+  try {
+    text = formatForConsole(render, first, second);
+  } finally {
+    promiseWatch.pending = previous;
+  }
+  if (text === undefined) return undefined;
+  if (pending.length === 0) {
+    writeLine(stream, text);
+    return text;
+  }
+  const indent = output.groupIndent;
+  const line = {
+    __proto__: null, stream, text: '', omitted: 0, ready: false, render, first, second, indent,
+    pending, confirmed: list(), rounds: 0,
+  };
+  setLineText(line, text);
+  ArrayPrototypePush(deferred.lines, line);
+  queueCheck(() => checkLine(line));
+  return text;
+}
+
+function setLineText(line, text) {
+  line.text = line.indent === '' ? text : line.indent + indentLines(text, line.indent);
+  line.omitted = takeInspectOmitted();
+}
+
+function checkLine(line) {
+  try {
+    let settled = false;
+    for (let i = 0; i < line.pending.length; i++) {
+      const record = WeakMapPrototypeGet(promiseStates, line.pending[i]);
+      if (record !== undefined && record.state !== 'pending') settled = true;
+      else ArrayPrototypePush(line.confirmed, line.pending[i]);
+    }
+    if (settled) {
+      const previousPending = promiseWatch.pending;
+      const previousConfirmed = promiseWatch.confirmed;
+      const pending = list();
+      promiseWatch.pending = pending;
+      promiseWatch.confirmed = line.confirmed;
+      let text;
+      try {
+        // Outside the console call, an exception of a custom inspect method has no caller to reach:
+        // the line then keeps the text rendered at the call.
+        text = formatForConsole(line.render, line.first, line.second);
+      } finally {
+        promiseWatch.pending = previousPending;
+        promiseWatch.confirmed = previousConfirmed;
+      }
+      if (text !== undefined) setLineText(line, text);
+      line.rounds++;
+      if (pending.length > 0 && line.rounds < PROBE_ROUNDS) {
+        line.pending = pending;
+        queueCheck(() => checkLine(line));
+        return;
+      }
+    }
+  } catch {
+    // The line keeps the text it has.
+  }
+  line.ready = true;
+  flushReadyLines();
+}
+
+// Runs a console formatting step; an exception of a custom inspect method leaves the console
+// call as in Node, while a failure of the formatting itself becomes a placeholder.
+function formatForConsole(format, first, second) {
+  const previous = customState.rethrow;
+  customState.rethrow = true;
+  try {
+    return format(first, second);
+  } catch (error) {
+    if (error === customThrew) throw takeCustomError();
+    return '<console formatting failed: ' + describeThrown(error) + '>';
+  } finally {
+    customState.rethrow = previous;
+  }
 }
 
 function printTo(stream, args) {
-  let text;
-  try {
-    text = formatArgs(args);
-  } catch (error) {
-    text = '<console formatting failed: ' + describeThrown(error) + '>';
-  }
-  writeLine(stream, text);
+  writeRendered(stream, formatArgs, args);
 }
 
 function labelText(label) {
@@ -50,6 +186,16 @@ function formatDuration(ms) {
   const minutes = MathFloor(ms / 60000);
   const seconds = NumberPrototypeToFixed((ms - minutes * 60000) / 1000, 3);
   return minutes + ':' + (seconds.length < 6 ? '0' + seconds : seconds) + ' (m:ss.mmm)';
+}
+
+// console.dir renders without custom inspect methods unless its options ask for them, as Node's does.
+function dirOptions(options) {
+  const merged = { __proto__: null, customInspect: false };
+  if (options !== null && typeof options === 'object') {
+    const keys = ObjectKeys(options);
+    for (let i = 0; i < keys.length; i++) merged[keys[i]] = ownOption(options, keys[i]);
+  }
+  return merged;
 }
 
 const consoleObject = {
@@ -69,12 +215,7 @@ const consoleObject = {
     printTo(output.stderr, args);
   },
   trace(...args) {
-    let message;
-    try {
-      message = formatArgs(args);
-    } catch (error) {
-      message = '<console formatting failed: ' + describeThrown(error) + '>';
-    }
+    const message = formatForConsole(formatArgs, args);
     let frames = list();
     try {
       const probe = new ErrorCtor('trace');
@@ -86,26 +227,15 @@ const consoleObject = {
     writeLine(output.stderr, joinStack(message === '' ? 'Trace' : 'Trace: ' + message, frames));
   },
   dir(value, options) {
-    let text;
-    try {
-      text = inspect(value, options !== null && typeof options === 'object' ? options : undefined);
-    } catch (error) {
-      text = '<console formatting failed: ' + describeThrown(error) + '>';
-    }
-    writeLine(output.stdout, text);
+    writeRendered(output.stdout, inspect, value, dirOptions(options));
   },
   dirxml(...args) {
     printTo(output.stdout, args);
   },
   table(data, properties) {
-    let text;
-    try {
-      text = renderTable(data, properties);
-    } catch (error) {
-      text = '<console.table failed: ' + describeThrown(error) + '>';
+    if (writeRendered(output.stdout, renderTable, data, properties) === undefined) {
+      printTo(output.stdout, asList([data]));
     }
-    if (text === undefined) printTo(output.stdout, asList([data]));
-    else writeLine(output.stdout, text);
   },
   assert(condition, ...args) {
     if (condition) return;
@@ -157,7 +287,7 @@ const consoleObject = {
       return;
     }
     let text = name + ': ' + formatDuration(DateNow() - start);
-    if (data.length > 0) text += ' ' + formatArgs(data);
+    if (data.length > 0) text += ' ' + formatForConsole(formatArgs, data);
     writeLine(output.stdout, text);
   },
   group(...label) {

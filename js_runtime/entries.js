@@ -245,3 +245,34 @@ function indentLines(text, indentation) {
   ArrayPrototypePush(parts, StringPrototypeSlice(text, start));
   return ArrayPrototypeJoin(parts, indentation);
 }
+
+function iteratorKind(iterator) {
+  return WeakMapPrototypeGet(iteratorRecords, iterator).kind;
+}
+
+// What a Map or Set iterator has left: its values, or for entries() its [key, value] pairs,
+// as Node shows them (`[Map Entries] { [ 'a', 1 ] }`).
+function formatIteratorEntries(ctx, value, recurseTimes) {
+  const items = iteratorRemaining(value);
+  const pairs = iteratorKind(value) === 'entries';
+  const maxLength = MathMin(MathMax(0, ctx.maxArrayLength), items.length);
+  const output = list();
+  ctx.indentationLvl += 2;
+  for (let i = 0; i < maxLength; i++) {
+    if (ctx.used > ctx.budget) {
+      ArrayPrototypePush(output, moreItems(ctx, items.length - i));
+      ctx.indentationLvl -= 2;
+      return output;
+    }
+    const item = items[i];
+    if (pairs) {
+      const pair = asList([formatValue(ctx, item[0], recurseTimes), formatValue(ctx, item[1], recurseTimes)]);
+      ArrayPrototypePush(output, reduceToSingleString(ctx, pair, '', asList(['[', ']']), kArrayExtrasType, recurseTimes));
+    } else {
+      ArrayPrototypePush(output, formatValue(ctx, item, recurseTimes));
+    }
+  }
+  ctx.indentationLvl -= 2;
+  if (items.length > maxLength) ArrayPrototypePush(output, moreItems(ctx, items.length - maxLength));
+  return output;
+}

@@ -130,6 +130,8 @@ function kindOf(value, chain) {
   if (typeof value === 'function') return 'function';
   if (TypedArrayPrototypeGetSymbolToStringTag(value) !== undefined) return 'typedarray';
   if (isErrorObject(value, chain)) return 'error';
+  const iteratorRecord = WeakMapPrototypeGet(iteratorRecords, value);
+  if (iteratorRecord !== undefined) return iteratorRecord.isMap ? 'mapiterator' : 'setiterator';
   const tryAll = chain.length === 0;
   for (let i = 0; i < chain.length || (tryAll && i === 0); i++) {
     const prototype = tryAll ? null : chain[i];
@@ -230,4 +232,117 @@ function isClassFunction(fn) {
   const next = StringPrototypeCharCodeAt(source, 5);
   // `class{`, `class A`, `class\n`: anything but an identifier character after `class`.
   return next === 123 || next === 32 || next === 9 || next === 10 || next === 13;
+}
+
+// Map and Set iterators. JavaScript cannot look into an iterator without advancing it, so
+// the built-in methods that make them (keys, values, entries, [Symbol.iterator]) are wrapped,
+// once, before any model code runs: every iterator they make is recorded with the collection
+// and the kind it iterates. To show one, the rendering reads what is left through the original
+// `next` and then puts a fresh iterator of the collection at the same place in its place: from
+// then on `next` (wrapped from that moment) advances that one. The wrappers are Proxies of the originals, so they keep their names, lengths,
+// identities (`Map.prototype[Symbol.iterator] === Map.prototype.entries`) and native-code
+// source text, and cannot be constructed.
+const ProxyCtor = Proxy;
+const SymbolIterator = Symbol.iterator;
+const MapIteratorPrototype = ReflectGetPrototypeOf(new Map().entries());
+const SetIteratorPrototype = ReflectGetPrototypeOf(new Set().values());
+const MapPrototypeKeys = uncurryThis(Map.prototype.keys);
+const MapPrototypeValues = uncurryThis(Map.prototype.values);
+const SetPrototypeEntries = uncurryThis(Set.prototype.entries);
+const iteratorRecords = new WeakMapCtor();
+const MapIteratorPrototypeNextOriginal = MapIteratorPrototype.next;
+const SetIteratorPrototypeNextOriginal = SetIteratorPrototype.next;
+
+function trackedIteratorMaker(original, isMap, kind) {
+  return new ProxyCtor(original, {
+    __proto__: null,
+    apply(target, receiver, args) {
+      const iterator = ReflectApply(target, receiver, args);
+      WeakMapPrototypeSet(iteratorRecords, iterator, {
+        __proto__: null, source: receiver, isMap, kind, done: false, delegate: undefined,
+      });
+      return iterator;
+    },
+  });
+}
+
+function trackedNext(original) {
+  return new ProxyCtor(original, {
+    __proto__: null,
+    apply(target, receiver, args) {
+      const record = WeakMapPrototypeGet(iteratorRecords, receiver);
+      if (record === undefined) return ReflectApply(target, receiver, args);
+      const step = ReflectApply(target, record.delegate !== undefined ? record.delegate : receiver, args);
+      if (step.done === true) record.done = true;
+      return step;
+    },
+  });
+}
+
+function replaceMethod(object, key, value) {
+  const descriptor = describe(object, key);
+  descriptor.value = value;
+  ReflectDefineProperty(object, key, descriptor);
+}
+
+(() => {
+  const mapEntries = trackedIteratorMaker(MapPrototype.entries, true, 'entries');
+  replaceMethod(MapPrototype, 'entries', mapEntries);
+  replaceMethod(MapPrototype, SymbolIterator, mapEntries);
+  replaceMethod(MapPrototype, 'keys', trackedIteratorMaker(MapPrototype.keys, true, 'keys'));
+  replaceMethod(MapPrototype, 'values', trackedIteratorMaker(MapPrototype.values, true, 'values'));
+  const setValues = trackedIteratorMaker(SetPrototype.values, false, 'values');
+  replaceMethod(SetPrototype, 'values', setValues);
+  replaceMethod(SetPrototype, 'keys', setValues);
+  replaceMethod(SetPrototype, SymbolIterator, setValues);
+  replaceMethod(SetPrototype, 'entries', trackedIteratorMaker(SetPrototype.entries, false, 'entries'));
+})();
+
+// The `next` methods are wrapped once an iterator has been shown, or from the start when the
+// worker sees code that may print an iterator while iterating (it uses console and makes
+// iterators): a for-of loop holds on to the `next` it started with, which must then already be
+// the wrapper. Until then every Map or Set iteration keeps V8's fast paths (wrapped, a spread of
+// a million values takes about thirty times as long).
+let nextWrapped = false;
+
+function wrapIteratorNext() {
+  if (nextWrapped) return;
+  nextWrapped = true;
+  replaceMethod(MapIteratorPrototype, 'next', trackedNext(MapIteratorPrototypeNextOriginal));
+  replaceMethod(SetIteratorPrototype, 'next', trackedNext(SetIteratorPrototypeNextOriginal));
+}
+
+// What a recorded iterator has left, without using it up: a list of the values it will give
+// (for `entries`, [key, value] pairs), or undefined for an object that is no such iterator.
+function iteratorRemaining(iterator) {
+  const record = WeakMapPrototypeGet(iteratorRecords, iterator);
+  if (record === undefined) return undefined;
+  wrapIteratorNext();
+  const items = list();
+  if (record.done) return items;
+  const next = record.isMap ? MapIteratorPrototypeNext : SetIteratorPrototypeNext;
+  const current = record.delegate !== undefined ? record.delegate : iterator;
+  for (;;) {
+    const step = next(current);
+    if (step.done) break;
+    ArrayPrototypePush(items, step.value);
+  }
+  // A fresh iterator past the entries that come before the old one's place (the live entries it
+  // had not given yet are exactly the ones just read), unless the old one had finished.
+  const source = record.source;
+  let fresh;
+  if (record.isMap) {
+    if (record.kind === 'entries') fresh = MapPrototypeEntries(source);
+    else if (record.kind === 'keys') fresh = MapPrototypeKeys(source);
+    else fresh = MapPrototypeValues(source);
+  } else {
+    fresh = record.kind === 'entries' ? SetPrototypeEntries(source) : SetPrototypeValues(source);
+  }
+  const size = record.isMap ? MapPrototypeGetSize(source) : SetPrototypeGetSize(source);
+  const skip = size - items.length;
+  for (let i = 0; i < skip; i++) {
+    if (next(fresh).done) break;
+  }
+  record.delegate = fresh;
+  return items;
 }

@@ -182,6 +182,7 @@ const ErrorIsError = typeof Error.isError === 'function' ? Error.isError : undef
 const ErrorCaptureStackTrace = Error.captureStackTrace;
 const initialStackTraceLimit = Error.stackTraceLimit;
 const TypeErrorCtor = TypeError;
+const ReferenceErrorCtor = ReferenceError;
 const SyntaxErrorPrototype = SyntaxError.prototype;
 // V8 keeps `stack` as an own accessor of each error; calling this original getter is safe,
 // a getter the model's code installed is not.

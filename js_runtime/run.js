@@ -49,6 +49,10 @@ function parseOptions(optionsJson) {
     const seedDescriptor = describe(parsed, 'seed');
     if (seedDescriptor !== undefined && typeof seedDescriptor.value === 'string') options.seed = seedDescriptor.value;
     options.completion = completionHint(describe(parsed, 'completion'));
+    const iterators = describe(parsed, 'trackIterators');
+    if (iterators !== undefined && iterators.value === true) wrapIteratorNext();
+    const modules = describe(parsed, 'modules');
+    if (modules !== undefined) provideModules(modules.value);
   } catch {
     // Unreadable options: use the defaults.
   }
@@ -283,7 +287,10 @@ function afterEvaluation(code, value) {
   } else {
     runState.hasResult = true;
     runState.result = value;
-    if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code)) return finish();
+    if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code) && !outputDeferred()) {
+      return finish();
+    }
+    probeResult(value);
   }
   runState.pending = true;
   scheduleCheck();
@@ -310,6 +317,7 @@ async function awaitResult(value) {
   if (runState.finished) return;
   runState.hasResult = true;
   runState.result = settled;
+  probeResult(settled);
   scheduleCheck();
 }
 
@@ -419,7 +427,7 @@ function renderResult(stream, value) {
     streamWrite(stream, escapeForInspect(value, quote, tailStartIndex, length) + quote);
     return true;
   }
-  streamWrite(stream, inspect(value));
+  streamWrite(stream, inspect(value, typeof value === 'string' ? WHOLE_STRING_OPTIONS : undefined));
   stream.innerOmitted += takeInspectOmitted();
   return inspectShortened;
 }
@@ -448,6 +456,7 @@ function errorJson(error, texts, first) {
 // stdout, stderr, the rendered result and the error's name, message and stack all share the one
 // output cap: each is a stream, and the budget is shared among them.
 function buildOutcome() {
+  flushDeferredOutput();
   const cap = runState.cap;
   let omitted = 0;
   let resultType = null;

@@ -1,9 +1,10 @@
 // Web-platform APIs (URL, TextEncoder, atob, crypto, ...) compiled only when the code first
-// touches them. Each module's source is held as a string (cheap for V8 to load, since it is
-// not parsed) with the names of the globals it defines; the global starts as an accessor
-// whose getter compiles the module, calls it with the `host` object and replaces every name
-// of the module with a plain data property. Assigning to the name first replaces it, as for
-// any global. WEB_MODULES is written by js_runtime/__init__.py from js_runtime/web/*.js.
+// touches them. WEB_MODULES (written by js_runtime/__init__.py from js_runtime/web/*.js) names
+// each module's globals; the sources the code may need come with the run's options (the
+// worker sends those whose names the code mentions), so an isolate whose code uses none
+// never holds them. Each global starts as an accessor whose getter compiles the module,
+// calls it with the `host` object and replaces every name of the module with a plain data
+// property. Assigning to the name first replaces it, as for any global.
 
 const webState = {
   __proto__: null,
@@ -43,9 +44,22 @@ function moduleOf(name) {
   return undefined;
 }
 
+// Takes the sources the worker sent with this run.
+function provideModules(sources) {
+  if (sources === null || typeof sources !== 'object') return;
+  for (let i = 0; i < WEB_MODULES.length; i++) {
+    const descriptor = describe(sources, WEB_MODULES[i].id);
+    if (descriptor !== undefined && typeof descriptor.value === 'string') WEB_MODULES[i].source = descriptor.value;
+  }
+}
+
 function compileModule(module) {
   let exports = webState.compiled[module.id];
   if (exports !== undefined) return exports;
+  if (module.source === undefined) {
+    throw new ReferenceErrorCtor(module.names[0] + ' was not loaded for this call: the sandbox loads a web API ' +
+      'when the code names it, so write its name (for example `' + module.names[0] + '`) in the code');
+  }
   const factory = indirectEval(module.source + '\n//# sourceURL=' + RUNTIME_SCRIPT_NAME);
   exports = factory(webHost());
   webState.compiled[module.id] = exports;

@@ -68,6 +68,7 @@ class CallCancellation:
             return await call_next(ctx)
         result: HandlerResult = None
         finished = False
+        failure: Exception | None = None
         key = self._key(request, ctx.request_id)
         async with anyio.create_task_group() as group:
 
@@ -84,10 +85,17 @@ class CallCancellation:
             try:
                 result = await call_next(ctx)
                 finished = True
+            except Exception as exc:
+                # Raised again below: leaving the task group with it would wrap it in an exception group, and
+                # the dispatcher would answer "unhandled errors in a TaskGroup" instead of its JSON-RPC error.
+                failure = exc
+                finished = True
             finally:
                 if key is not None and self._running.get(key) is group.cancel_scope:
                     del self._running[key]
                 group.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
         if not finished:
             raise MCPError(code=CANCELLED, message="the call was cancelled, or its client closed the connection")
         return result

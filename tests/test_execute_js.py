@@ -310,3 +310,12 @@ async def test_cancelling_a_running_call_stops_it_and_frees_its_worker(own_serve
         _, structured, _ = await run_js(connected, "'after cancel'")
     assert structured["result"] == "after cancel"
     assert app.pool.stats()["busy"] == 0
+
+
+async def test_printing_an_iterator_inside_the_loop_that_iterates_it_changes_nothing(client: Client) -> None:
+    code = "const s = new Set([1, 2, 3]); const it = s.values(); const seen = [];\n"
+    code += "for (const v of it) { console.log(v, it); seen.push(v); }\nseen"
+    text, structured, is_error = await run_js(client, code)
+    assert is_error is False, text
+    assert structured["result"] == [1, 2, 3]
+    assert structured["stdout"] == "1 [Set Iterator] { 2, 3 }\n2 [Set Iterator] { 3 }\n3 [Set Iterator] {  }\n"

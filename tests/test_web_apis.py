@@ -98,3 +98,19 @@ async def test_invalid_base64_is_a_dom_exception_as_in_node(client: Client) -> N
     _text, structured, is_error = await run_js(client, "atob('***')")
     assert is_error is True
     assert structured["error"]["name"] == "InvalidCharacterError"
+
+
+def test_a_job_carries_only_the_web_modules_its_code_names() -> None:
+    from sandbox_server.sandbox.worker import _web_sources
+
+    assert _web_sources("1 + 1") == {}
+    assert set(_web_sources("new URL('https://a.example/').host")) == {"url", "domexception"}
+    assert set(_web_sources("btoa(new TextDecoder().decode(x))")) == {"base64", "encoding", "domexception"}
+    # A global reached without its name: every module goes along.
+    assert set(_web_sources("globalThis['UR' + 'L']")) == set(web_modules())
+
+
+async def test_a_web_global_reached_without_its_name_still_works(client: Client) -> None:
+    text, structured, is_error = await run_js(client, "new globalThis['UR' + 'L']('https://a.example/x').pathname")
+    assert is_error is False, text
+    assert structured["result"] == "/x"

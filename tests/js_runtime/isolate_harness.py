@@ -15,7 +15,7 @@ from typing import Any
 
 from py_mini_racer import MiniRacer
 
-from js_runtime import source
+from js_runtime import source, web_modules
 
 OUTCOME_TIMEOUT_SEC = 10.0
 DEFAULT_CAP = 65536
@@ -39,8 +39,16 @@ class Isolate:
         self.api["connect"](self._notification.__enter__())
 
     def run_raw(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP) -> Any:
-        """The value run() returns: the outcome text, or '' when it is delivered later."""
-        return self.api["run"](code, input_json, json.dumps({"outputCap": output_cap}))
+        """The value run() returns: the outcome text, or '' when it is delivered later.
+
+        Every web module's source goes with the run, as the worker sends it for code that may use them all.
+        """
+        options = {
+            "outputCap": output_cap,
+            "modules": {name: text for name, (_, text) in web_modules().items()},
+            "trackIterators": "console" in code,
+        }
+        return self.api["run"](code, input_json, json.dumps(options))
 
     def run(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP) -> Outcome:
         result = self.run_raw(code, input_json, output_cap)

@@ -68,9 +68,12 @@ def test_a_huge_string_nested_in_a_result_is_elided_and_counted(run_js: RunJs) -
     assert utf8_size(outcome["resultText"]) <= 5000
     assert outcome["resultText"].startswith("{\n  big: 'qqq")
     json_size = utf8_size('{"big":"","small":1}') + 3_000_000
-    # The rendering loses all but 5000 bytes of its 3 MB string (its inner marker counts as kept text).
-    assert json_size + 3_000_000 - 5000 <= outcome["omittedBytes"] <= json_size + 3_000_000
+    # The rendering cuts the string after 10,000 characters as Node does and says how many more there were;
+    # the cap then keeps about 5000 bytes of that rendering. The structured copy is left out whole.
+    assert "'... 2990000 more characters" in outcome["resultText"]
+    assert json_size + 10_000 - 5000 <= outcome["omittedBytes"] <= json_size + 10_100
     assert outcome["truncated"] is True
+    assert outcome["resultShortened"] is True
 
 
 @pytest.mark.parametrize(

@@ -146,3 +146,12 @@ def _peak_rss_mib(pid: int) -> float:
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
     raise AssertionError("VmHWM missing")
+
+
+async def test_a_promise_logged_just_before_a_timeout_is_never_shown_as_pending(pool: WorkerPool) -> None:
+    # The loop keeps the check that reads the promise's state from running: when the run is stopped, the line
+    # shows the state if the pending reactions could still run, and says it is unknown otherwise; never a guess.
+    outcome = await run_js(pool, "console.log('before', Promise.resolve(1)); while (true) {}", timeout_ms=300)
+    assert outcome["error"] is not None
+    assert outcome["error"]["kind"] == "timeout"
+    assert outcome["stdout"] in ("before Promise { 1 }\n", "before Promise { <unknown> }\n")

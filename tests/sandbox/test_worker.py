@@ -91,3 +91,11 @@ def test_the_engine_versions_are_reported_by_a_worker() -> None:
     versions = engine_versions()
     assert versions["miniRacer"].startswith("0.")
     assert versions["v8"].count(".") >= 2
+
+
+def test_iterators_are_followed_from_the_start_only_when_code_may_print_one_while_iterating() -> None:
+    from sandbox_server.sandbox.worker import _tracks_iterators
+
+    assert _tracks_iterators("const it = s.values(); for (const v of it) console.log(v, it)")
+    assert not _tracks_iterators("[...m.values()].reduce((a, b) => a + b, 0)")
+    assert not _tracks_iterators("console.log([...m].length)")

@@ -1,0 +1,79 @@
+"""Section 2: the CPU one job costs a worker, stage by stage, against the floor of a raw mini-racer cycle.
+
+Both are measured in this process, before any server starts: the floor (create an isolate, evaluate ``1+1``,
+close it) is what no server giving each call a fresh isolate can go below; the stages come from the worker's
+own code, so a change there shows here.
+"""
+
+from __future__ import annotations
+
+from benchmarks import engine
+from benchmarks.model import Row, Section
+from benchmarks.plan import Plan
+from benchmarks.progress import Progress
+from benchmarks.snippets import ONE_PLUS_ONE
+
+__all__ = ["STAGE_LABELS", "measure"]
+
+STAGE_LABELS = {
+    "create": "create the isolate (`_new_racer`)",
+    "runtime": "load the runtime (rest of `_Isolate.prepare`)",
+    "warm_up": "warm-up run (`_Isolate.warm_up`)",
+    "call": "the `1+1` job (`_execute`, source analysis included)",
+    "close": "close the isolate (`_Isolate.close`)",
+}
+
+
+def _cost_rows(cost: engine.Cost, step: str, key: str, label: str) -> list[Row]:
+    return [
+        Row(f"{key}.cpu", f"{label}: CPU", "ms", cost.cpu[step]),
+        Row(f"{key}.wall", f"{label}: wall", "ms", cost.wall[step]),
+    ]
+
+
+def measure(plan: Plan, progress: Progress) -> Section:
+    progress.section("worker cycle against the raw floor (in this process)")
+    n, warmup = plan.isolate_iterations, plan.warmup
+    section = Section("cycle", "2. CPU of one job in a worker, stage by stage, against the raw floor")
+
+    bar = progress.bar("raw cycle", warmup + n)
+    engine.raw_cycle_cost(warmup, bar.advance)
+    floor = engine.raw_cycle_cost(n, bar.advance)
+    bar.close()
+    section.rows.extend(_cost_rows(floor, "cycle", "floor", "raw mini-racer: new isolate + `1+1` + close"))
+
+    bar = progress.bar("worker cycle", warmup + n)
+    engine.worker_cycle_cost(warmup, bar.advance)
+    cycle = engine.worker_cycle_cost(n, bar.advance)
+    bar.close()
+    totals = [sum(cycle.cpu[stage][i] for stage in engine.STAGES) for i in range(n)]
+    walls = [sum(cycle.wall[stage][i] for stage in engine.STAGES) for i in range(n)]
+    section.rows.append(Row("stages.cpu", "worker cycle, all stages: CPU", "ms", totals))
+    section.rows.append(Row("stages.wall", "worker cycle, all stages: wall", "ms", walls))
+    for stage in engine.STAGES:
+        section.rows.extend(_cost_rows(cycle, stage, f"stage.{stage}", STAGE_LABELS[stage]))
+        section.compare(f"stage.{stage}.cpu", "stages.cpu", short="worker cycle CPU")
+    section.rows.append(
+        Row(
+            "analysis",
+            "of the job: source analysis of `1+1` alone (`source.analyze`)",
+            "ms",
+            engine.analysis_cost(ONE_PLUS_ONE, plan.engine_iterations),
+            note="wall",
+        )
+    )
+    section.compare("stages.cpu", "floor.cpu", short="raw floor CPU")
+    section.compare("analysis", "stage.call.wall", short="job wall")
+    section.notes.append(
+        "CPU is this process's CPU time (`time.process_time`, every thread) across each step; medians per step. "
+        "The stage medians need not add up to the median of the totals."
+    )
+    section.notes.append(
+        "The floor runs with no other isolate alive (plain mini-racer use); the stages run as a worker does, with "
+        "one idle isolate kept alive, which makes creating and closing isolates cheaper."
+    )
+    section.notes.append(
+        "`create` and `runtime` are both inside `_Isolate.prepare`; the benchmark hands `prepare` an isolate it "
+        "created (and timed) through the worker's own `_new_racer`, so each is timed on the worker's code."
+    )
+    return section
