@@ -56,3 +56,11 @@ async def test_an_ordinary_reference_error_gets_no_hint(client: Client) -> None:
     _text, structured, is_error = await run_js(client, "undefinedVariable + 1")
     assert is_error is True
     assert "hint" not in structured["error"]
+
+
+def test_with_a_data_folder_the_file_system_hint_points_to_files() -> None:
+    from sandbox_server.tools.hints import hint_for
+
+    error = {"name": "ReferenceError", "message": "__dirname is not defined"}
+    assert "`files`" in (hint_for(error, "__dirname", data_folder=True) or "")
+    assert "`files`" not in (hint_for(error, "__dirname") or "")

@@ -272,7 +272,7 @@ def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int,
     failure = structured["error"]
     if failure is not None:
         parts.append("Error: " + _error_message(failure, settings, timeout_ms))
-        hint = hint_for(failure, code)
+        hint = hint_for(failure, code, data_folder=settings.data_dir is not None)
         if hint is not None:
             failure["hint"] = hint
             parts.append("Hint: " + hint)

@@ -56,14 +56,27 @@ _DYNAMIC_IMPORT = re.compile(r"\bimport\s*\(")
 _STATIC_IMPORT = re.compile(r"^\s*import\b(?!\s*\()", re.MULTILINE)
 
 
-def hint_for(error: dict[str, Any], code: str) -> str | None:
-    """A sentence telling the model what to use instead, when ``error`` comes from a Node or browser habit."""
+_DATA_FOLDER_FILES = (
+    "This sandbox has no file system, but the server has a data folder: name its files in the `files` argument "
+    "and read them from the global `files` (for example files['data.csv'].rows), or pass data in `input`."
+)
+
+
+def hint_for(error: dict[str, Any], code: str, *, data_folder: bool = False) -> str | None:
+    """A sentence telling the model what to use instead, when ``error`` comes from a Node or browser habit.
+
+    Args:
+        error: The outcome's error object.
+        code: The code that ran.
+        data_folder: Whether the server offers a data folder (files are then read through ``files``).
+    """
     name, message = error.get("name"), error.get("message")
     if not isinstance(message, str):
         return None
     if name == "ReferenceError":
         match = _NOT_DEFINED.match(message)
-        return None if match is None else _UNDEFINED_NAMES.get(match.group(1))
+        hint = None if match is None else _UNDEFINED_NAMES.get(match.group(1))
+        return _DATA_FOLDER_FILES if data_folder and hint == _NO_FILES else hint
     if name == "SyntaxError":
         if "import statement outside a module" in message or (
             "import" in message and _STATIC_IMPORT.search(code) is not None
