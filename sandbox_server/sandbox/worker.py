@@ -586,6 +586,10 @@ async def _guarded(
 ) -> Any:
     """``job``'s value, unless the memory watch ends first: then the job is cancelled (which terminates the code)."""
     task = asyncio.ensure_future(job)
+    # Most jobs end within one reading interval; the watch (a task of its own) starts only for those that do not.
+    await asyncio.wait({task}, timeout=WATCH_INTERVAL_S)
+    if task.done():
+        return task.result()
     watch = asyncio.ensure_future(_watch_memory(isolate, bounds, on_pressure))
     try:
         await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
