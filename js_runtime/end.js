@@ -10,9 +10,7 @@ function installGlobal(name, value) {
     globalObject[name] = value;
     return;
   }
-  ReflectDefineProperty(globalObject, name, {
-    __proto__: null, value, writable: true, configurable: true, enumerable: false,
-  });
+  defineGlobalValue(name, value);
 }
 
 installGlobal('console', consoleObject);

@@ -15,9 +15,7 @@ function defineFiles(payload) {
     ReflectDeleteProperty(globalObject, 'files');
     return;
   }
-  ReflectDefineProperty(globalObject, 'files', {
-    __proto__: null, value: buildFiles(payload), writable: true, configurable: true, enumerable: false,
-  });
+  defineGlobalValue('files', buildFiles(payload));
 }
 
 function buildFiles(payload) {

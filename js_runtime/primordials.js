@@ -16,6 +16,14 @@ const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
 const ReflectDefineProperty = Reflect.defineProperty;
 const ReflectDeleteProperty = Reflect.deleteProperty;
 
+// A global the runtime gives the code: a plain data property, writable and configurable and not
+// enumerable, like the built-ins.
+function defineGlobalValue(name, value) {
+  ReflectDefineProperty(globalObject, name, {
+    __proto__: null, value, writable: true, configurable: true, enumerable: false,
+  });
+}
+
 // uncurryThis(fn)(self, ...args) calls fn with `this` = self, through a bound
 // Function.prototype.call, so no property is looked up at call time.
 const uncurryThis = ReflectApply(Function.prototype.bind, Function.prototype.bind, [Function.prototype.call]);

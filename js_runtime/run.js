@@ -119,9 +119,7 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
       return finish();
     }
   }
-  ReflectDefineProperty(globalObject, 'input', {
-    __proto__: null, value: input, writable: true, configurable: true, enumerable: false,
-  });
+  defineGlobalValue('input', input);
   defineFiles(filesPayload); // files.js: the global `files`, only when the call named files
 
   // Code that mentions `await` runs as an async function body whenever it parses as one: as a
@@ -251,9 +249,7 @@ function connect(callback, name) {
 // Puts the entry back after a run that did not run model-written code (the warm-up).
 function expose() {
   if (entryName === undefined) return;
-  ReflectDefineProperty(globalObject, entryName, {
-    __proto__: null, value: runJob, writable: true, configurable: true, enumerable: false,
-  });
+  defineGlobalValue(entryName, runJob);
 }
 
 function hideEntry() {

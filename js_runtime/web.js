@@ -79,12 +79,6 @@ function webGlobal(name) {
   return module === undefined ? undefined : compileModule(module)[name];
 }
 
-function defineGlobalValue(name, value) {
-  ReflectDefineProperty(globalObject, name, {
-    __proto__: null, value, writable: true, configurable: true, enumerable: false,
-  });
-}
-
 function installWebModules() {
   for (let i = 0; i < WEB_MODULES.length; i++) {
     const module = WEB_MODULES[i];

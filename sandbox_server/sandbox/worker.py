@@ -345,9 +345,7 @@ class _Isolate:
         for _ in range(ABORT_ATTEMPTS):
             try:
                 text = await asyncio.wait_for(self.call_bare(name), ABORT_TIMEOUT_S)
-            except TimeoutError:
-                continue
-            except MiniRacerBaseException:
+            except (MiniRacerBaseException, TimeoutError):
                 continue
             return _parse_outcome(text, output_cap)
         # The isolate never answered: it is still busy in code termination cannot stop.
