@@ -9,7 +9,6 @@
 const globalObject = globalThis;
 
 const ReflectApply = Reflect.apply;
-const ReflectOwnKeys = Reflect.ownKeys;
 const ReflectGetPrototypeOf = Reflect.getPrototypeOf;
 const ReflectSetPrototypeOf = Reflect.setPrototypeOf;
 const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
@@ -53,7 +52,6 @@ const ObjectKeys = Object.keys;
 const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
 const ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
 const ObjectPrototype = Object.prototype;
-const ObjectPrototypeHasOwnProperty = uncurryThis(Object.prototype.hasOwnProperty);
 const ObjectPrototypePropertyIsEnumerable = uncurryThis(Object.prototype.propertyIsEnumerable);
 
 const ArrayCtor = Array;
@@ -62,7 +60,6 @@ const ArrayPrototype = Array.prototype;
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const ArrayPrototypePop = uncurryThis(Array.prototype.pop);
 const ArrayPrototypeJoin = uncurryThis(Array.prototype.join);
-const ArrayPrototypeSlice = uncurryThis(Array.prototype.slice);
 
 const StringPrototype = String.prototype;
 const StringPrototypeSlice = uncurryThis(String.prototype.slice);
@@ -76,7 +73,6 @@ const StringPrototypeRepeat = uncurryThis(String.prototype.repeat);
 const StringPrototypePadStart = uncurryThis(String.prototype.padStart);
 const StringPrototypePadEnd = uncurryThis(String.prototype.padEnd);
 const StringPrototypeValueOf = uncurryThis(String.prototype.valueOf);
-const StringPrototypeToUpperCase = uncurryThis(String.prototype.toUpperCase);
 const originalCharCodeAt = String.prototype.charCodeAt;
 
 const NumberCtor = Number;
@@ -148,21 +144,18 @@ const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
 const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
 const WeakMapCtor = WeakMap;
 const WeakSetPrototypeHas = uncurryThis(WeakSet.prototype.has);
-const WeakRefPrototypeDeref = uncurryThis(WeakRef.prototype.deref);
 
 const TypedArrayPrototype = ReflectGetPrototypeOf(Uint8Array.prototype);
 const TypedArrayPrototypeGetSymbolToStringTag = getterOf(TypedArrayPrototype, SymbolToStringTag);
 const TypedArrayPrototypeGetLength = getterOf(TypedArrayPrototype, 'length');
 const TypedArrayPrototypeGetBuffer = getterOf(TypedArrayPrototype, 'buffer');
 const TypedArrayPrototypeGetByteOffset = getterOf(TypedArrayPrototype, 'byteOffset');
-const TypedArrayPrototypeGetByteLength = getterOf(TypedArrayPrototype, 'byteLength');
 const typedArrayConstructors = {
   __proto__: null,
   Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
   Float32Array, Float64Array, BigInt64Array, BigUint64Array,
 };
 if (typeof Float16Array === 'function') typedArrayConstructors.Float16Array = Float16Array;
-const ArrayBufferCtor = ArrayBuffer;
 const ArrayBufferPrototype = ArrayBuffer.prototype;
 const SharedArrayBufferPrototype = SharedArrayBuffer.prototype;
 const DataViewPrototype = DataView.prototype;
@@ -187,7 +180,6 @@ const PromisePrototypeThen = Promise.prototype.then;
 const ErrorCtor = Error;
 const ErrorPrototype = Error.prototype;
 const ErrorIsError = typeof Error.isError === 'function' ? Error.isError : undefined;
-const ErrorCaptureStackTrace = Error.captureStackTrace;
 const initialStackTraceLimit = Error.stackTraceLimit;
 const TypeErrorCtor = TypeError;
 const ReferenceErrorCtor = ReferenceError;
