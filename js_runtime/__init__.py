@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from importlib import resources
 
 __all__ = ["SCRIPT_NAME", "source", "web_modules"]
@@ -27,6 +28,7 @@ SCRIPT_NAME = "main.js"
 _FILES = (
     "begin.js",
     "primordials.js",
+    "deferred.js",
     "web.js",
     "text.js",
     "output.js",
@@ -48,6 +50,16 @@ _FILES = (
 )
 
 
+DEFERRED_FILES = frozenset({"inspect.js", "entries.js", "layout.js", "table.js", "format.js"})
+"""Files whose function declarations are compiled only when the runtime first calls one of them (see ``deferred.js``).
+
+Their other top-level statements (captured built-ins, constants, state) still run when the runtime loads, where
+they were written: only function bodies, which read nothing until they are called, are moved.
+"""
+
+_FUNCTION_START = re.compile(r"(?:async )?function\*? ?([A-Za-z_$][\w$]*) ?\(")
+
+
 @functools.cache
 def source() -> str:
     """Return the full runtime script, the files of this package joined in load order.
@@ -58,9 +70,65 @@ def source() -> str:
     modules (``web/*.js``) go in as string literals, compiled only when the code first uses one of their globals.
     """
     package = resources.files(__package__)
-    texts = [package.joinpath(name).read_text(encoding="utf-8") for name in _FILES]
-    texts.insert(_FILES.index("web.js"), _web_modules_declaration())
+    texts = []
+    functions: dict[str, str] = {}
+    for name in _FILES:
+        text = package.joinpath(name).read_text(encoding="utf-8")
+        if name in DEFERRED_FILES:
+            text = _take_functions(text, name, functions)
+        texts.append(text)
+    eager = _compact("\n".join(texts))
+    texts.insert(_FILES.index("deferred.js"), _deferred_declarations(functions, eager))
+    texts.insert(_FILES.index("web.js") + 1, _web_modules_declaration())
     return _ascii(_compact("\n".join(texts)))
+
+
+def _take_functions(text: str, file_name: str, into: dict[str, str]) -> str:
+    """``text`` without its top-level function declarations, which go into ``into`` by name.
+
+    The runtime's files are formatted so that a top-level declaration starts a line with ``function`` (or ``async
+    function``) and ends at the next line that is only ``}``.
+    """
+    kept: list[str] = []
+    current: list[str] | None = None
+    name = ""
+    for line in text.splitlines():
+        if current is None:
+            match = _FUNCTION_START.match(line)
+            if match is None:
+                kept.append(line)
+                continue
+            name, current = match.group(1), [line]
+        else:
+            current.append(line)
+        if line == "}" or (len(current) == 1 and line.endswith("}")):
+            if name in into:
+                raise ValueError(f"js_runtime/{file_name}: a deferred function named {name} is declared twice")
+            into[name] = "\n".join(current)
+            current = None
+    if current is not None:
+        raise ValueError(f"js_runtime/{file_name}: function {name} has no closing line '}}' at the start of a line")
+    return "\n".join(kept)
+
+
+def _deferred_declarations(functions: dict[str, str], eager: str) -> str:
+    """The source of the deferred functions, as a string constant, and a stand-in for each one the rest calls.
+
+    A stand-in has the deferred function's name in the runtime's scope, so the code that calls it is written as if
+    nothing were deferred; the first call compiles all deferred functions (``deferredFunctions()`` in
+    ``deferred.js``) and every call is passed on to the real one.
+    """
+    called = [name for name in functions if re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", eager)]
+    for name in called:
+        if re.search(rf"^(?:(?:async )?function\*? ?|const |let |var |class ){re.escape(name)}\b", eager, re.M):
+            raise ValueError(f"the deferred function {name} has the name of a runtime declaration loaded up front")
+    body = "\n".join(functions.values())
+    exports = ", ".join(called)
+    deferred = _compact(f"{body}\n({{ __proto__: null, {exports} }});\n//# sourceURL=sandbox-runtime.js")
+    stand_ins = [
+        f"function {name}() {{ return ReflectApply(deferredFunctions().{name}, this, arguments); }}" for name in called
+    ]
+    return "\n".join([f"const DEFERRED_SOURCE = {json.dumps(deferred)};", *stand_ins])
 
 
 def _ascii(text: str) -> str:

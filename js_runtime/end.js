@@ -27,6 +27,7 @@ ReflectDefineProperty(ErrorCtor, 'prepareStackTrace', {
 // mini-racer's timer manager is a `var` too: it cannot be deleted, only emptied.
 if (!ReflectDeleteProperty(globalObject, '__timer_manager')) globalObject.__timer_manager = undefined;
 
-return { run, connect, expose, abort, abortMemory };
+return { run, connect, expose, abort, abortMemory, deferredLoaded };
 })();
+})(eval);
 //# sourceURL=sandbox-runtime.js

@@ -19,26 +19,9 @@ const MAX_STRING_LENGTH = 10000;
 // finding those would list every index key.
 const EXTRA_KEYS_MAX_LENGTH = 100000;
 
-// Characters kept at each end of a string too large to render whole. run() sets it from
-// the output cap, so that what the cap later keeps never needs the middle.
-let stringKeepChars = 65536;
-
-// Bytes of the middle of huge strings left out by inspect() since the last
-// takeInspectOmitted(); whoever stores the text adds them to its stream.
-let inspectOmitted = 0;
-
-// Whether the last inspect() left something out of its text.
-let inspectShortened = false;
-
 // A string that is the run's result is shown whole (up to the output cap), not cut like the
 // strings inside a rendering.
 const WHOLE_STRING_OPTIONS = { __proto__: null, maxStringLength: null };
-
-function takeInspectOmitted() {
-  const omitted = inspectOmitted;
-  inspectOmitted = 0;
-  return omitted;
-}
 
 // The options Node's inspect knows; other own keys of a caller's options are passed on to
 // custom inspect methods as they were given.
@@ -145,23 +128,30 @@ function inspectRethrowing(value, options) {
 // The `inspect` handed to custom inspect methods, Node's util.inspect(value, options) (or the
 // older (value, showHidden, depth) form).
 // What it leaves out is not counted in the run's output: the text is the code's own value.
-function userInspect(value, options, depth) {
-  if (typeof options === 'boolean' || (arguments.length > 2 && (options === undefined || options === null))) {
-    options = { __proto__: null, showHidden: options === true, depth };
-  }
-  const omitted = inspectOmitted;
-  const shortened = inspectShortened;
-  try {
-    return inspectRethrowing(value, options !== null && typeof options === 'object' ? options : undefined);
-  } finally {
-    inspectOmitted = omitted;
-    inspectShortened = shortened;
-  }
+// Made on first use (this file's functions are compiled only then; see deferred.js).
+let userInspectFunction;
+
+function userInspect() {
+  if (userInspectFunction !== undefined) return userInspectFunction;
+  const handed = function inspect(value, options, depth) {
+    if (typeof options === 'boolean' || (arguments.length > 2 && (options === undefined || options === null))) {
+      options = { __proto__: null, showHidden: options === true, depth };
+    }
+    const omitted = inspectOmitted;
+    const shortened = inspectShortened;
+    try {
+      return inspectRethrowing(value, options !== null && typeof options === 'object' ? options : undefined);
+    } finally {
+      inspectOmitted = omitted;
+      inspectShortened = shortened;
+    }
+  };
+  ReflectDefineProperty(handed, 'custom', {
+    __proto__: null, value: customInspectSymbol, writable: false, enumerable: false, configurable: false,
+  });
+  userInspectFunction = handed;
+  return handed;
 }
-ReflectDefineProperty(userInspect, 'name', { __proto__: null, value: 'inspect', configurable: true });
-ReflectDefineProperty(userInspect, 'custom', {
-  __proto__: null, value: customInspectSymbol, writable: false, enumerable: false, configurable: false,
-});
 
 function stylizeNoColor(text) {
   return text;
@@ -209,7 +199,7 @@ function formatCustom(ctx, value, recurseTimes) {
   let custom;
   try {
     custom = userPropertyValue(value, customInspectSymbol);
-    if (typeof custom !== 'function' || custom === userInspect) return undefined;
+    if (typeof custom !== 'function' || custom === userInspect()) return undefined;
     // A prototype object (`A.prototype`) is not rendered through its own class's method.
     const constructor = userPropertyValue(value, 'constructor');
     if (constructor !== null && (typeof constructor === 'object' || typeof constructor === 'function') &&
@@ -223,7 +213,7 @@ function formatCustom(ctx, value, recurseTimes) {
   const depth = ctx.depthNull ? null : ctx.depth - recurseTimes;
   let result;
   try {
-    result = ReflectApply(custom, value, asList([depth, userOptionsOf(ctx), userInspect]));
+    result = ReflectApply(custom, value, asList([depth, userOptionsOf(ctx), userInspect()]));
   } catch (error) {
     customState.error = error;
     throw customThrew;
@@ -242,11 +232,6 @@ function getPrefix(constructor, tag, fallback, size) {
   }
   if (tag !== '' && constructor !== tag) return constructor + size + ' [' + tag + '] ';
   return constructor + size + ' ';
-}
-
-function formatNumber(number) {
-  if (number === 0 && 1 / number < 0) return '-0';
-  return '' + number;
 }
 
 function formatPrimitive(ctx, value) {

@@ -4,6 +4,23 @@
 // streams are fitted into one shared byte budget, each keeping its head and tail joined
 // by a marker line that says how much was left out.
 
+// Characters kept at each end of a string too large to render whole. run() sets it from
+// the output cap, so that what the cap later keeps never needs the middle.
+let stringKeepChars = 65536;
+
+// Bytes of the middle of huge strings left out by inspect() since the last
+// takeInspectOmitted(); whoever stores the text adds them to its stream.
+let inspectOmitted = 0;
+
+// Whether the last inspect() left something out of its text.
+let inspectShortened = false;
+
+function takeInspectOmitted() {
+  const omitted = inspectOmitted;
+  inspectOmitted = 0;
+  return omitted;
+}
+
 function newStream(limit) {
   return {
     __proto__: null,

@@ -286,11 +286,17 @@ function afterEvaluation(code, value) {
     if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code) && !outputDeferred()) {
       return finish();
     }
-    probeResult(value);
+    if (holdsPromises(value)) probeResult(value);
   }
   runState.pending = true;
   scheduleCheck();
   return '';
+}
+
+// Whether a result may show promises whose states a later check reveals (probeResult): only an
+// object can hold one.
+function holdsPromises(value) {
+  return value !== null && (typeof value === 'object' || typeof value === 'function');
 }
 
 function mayQueueMicrotasks(code) {
@@ -313,7 +319,7 @@ async function awaitResult(value) {
   if (runState.finished) return;
   runState.hasResult = true;
   runState.result = settled;
-  probeResult(settled);
+  if (holdsPromises(settled)) probeResult(settled);
   scheduleCheck();
 }
 
@@ -422,6 +428,11 @@ function renderResult(stream, value) {
       inspectEscapeGrowth(value, quote, headEndIndex, tailStartIndex));
     streamWrite(stream, escapeForInspect(value, quote, tailStartIndex, length) + quote);
     return true;
+  }
+  const plain = typeof value === 'string' ? wholeStringText(value) : plainPrimitiveText(value);
+  if (plain !== undefined) {
+    streamWrite(stream, plain);
+    return false;
   }
   streamWrite(stream, inspect(value, typeof value === 'string' ? WHOLE_STRING_OPTIONS : undefined));
   stream.innerOmitted += takeInspectOmitted();

@@ -280,3 +280,35 @@ function primitiveToString(value) {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return '' + value;
   return '[object]';
 }
+
+function formatNumber(number) {
+  if (number === 0 && 1 / number < 0) return '-0';
+  return '' + number;
+}
+
+// inspect()'s text for a number, bigint, boolean, undefined or null, and undefined for any
+// other value: calls that show only such values (and strings) never need the rendering code,
+// which is compiled on first use (deferred.js).
+function plainPrimitiveText(value) {
+  switch (typeof value) {
+    case 'number':
+      return formatNumber(value);
+    case 'bigint':
+      return value + 'n';
+    case 'boolean':
+    case 'undefined':
+      return '' + value;
+    default:
+      return value === null ? 'null' : undefined;
+  }
+}
+
+// inspect()'s text for a string shown whole (no maxStringLength): quoted and escaped, unless a
+// line break inside it makes inspect() show it as one quoted piece per line (then undefined).
+function wholeStringText(text) {
+  const newline = StringPrototypeIndexOf(text, '\n');
+  if (newline !== -1 && newline !== text.length - 1 && text.length > 16 && text.length > BREAK_LENGTH - 4) {
+    return undefined;
+  }
+  return quoteForInspect(text);
+}

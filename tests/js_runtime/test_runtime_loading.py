@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from isolate_harness import Isolate
 from py_mini_racer import JSFunction, MiniRacer
 
@@ -35,8 +36,9 @@ def test_source_is_cached_and_leaves_out_comment_lines_but_keeps_the_script_name
 
 
 def test_the_runtime_evaluates_to_an_object_of_its_entry_points(isolate: Isolate) -> None:
-    assert sorted(isolate.api.keys()) == ["abort", "abortMemory", "connect", "expose", "run"]
-    for name in ("abort", "abortMemory", "connect", "expose", "run"):
+    names = ["abort", "abortMemory", "connect", "deferredLoaded", "expose", "run"]
+    assert sorted(isolate.api.keys()) == names
+    for name in names:
         assert isinstance(isolate.api[name], JSFunction)
 
 
@@ -73,3 +75,77 @@ def test_console_and_timer_globals_are_the_runtimes(isolate: Isolate) -> None:
 
 def test_the_runtime_source_is_ascii_so_v8_takes_it_without_conversion() -> None:
     assert source().isascii()
+
+
+# The rendering code (the function declarations of DEFERRED_FILES) is compiled on first use.
+CALLS_THAT_RENDER_NO_OBJECT = [
+    "1+1",
+    "'text'",
+    "2n ** 70n",
+    "-0",
+    "null",
+    "undefined",
+    "console.log('total', 42, true, null, undefined, 3n); 1",
+    "console.error('x'); console.info(-0)",
+    "await Promise.resolve(5)",
+    "setTimeout(() => console.log('later'), 1); 'now'",
+]
+
+
+@pytest.mark.parametrize("code", CALLS_THAT_RENDER_NO_OBJECT)
+def test_a_call_that_renders_no_object_does_not_compile_the_rendering_code(isolate: Isolate, code: str) -> None:
+    outcome = isolate.run(code)
+    assert outcome["ok"] is True, outcome
+    assert isolate.api["deferredLoaded"]() is False
+
+
+@pytest.mark.parametrize(
+    ("code", "stdout", "result"),
+    [
+        ("({ a: [1, 2], b: new Map([[1, 'x']]) })", "", "{ a: [ 1, 2 ], b: Map(1) { 1 => 'x' } }"),
+        ("console.log('%s!', 'hi'); 0", "hi!\n", "0"),
+        ("console.log({ n: 1 }); 0", "{ n: 1 }\n", "0"),
+        ("console.table([{ a: 1 }]); 0", "\u250c", "0"),
+        ("'a\\n'.repeat(60)", "", None),
+    ],
+)
+def test_a_call_that_renders_an_object_compiles_it_and_renders_as_before(
+    isolate: Isolate, code: str, stdout: str, result: str | None
+) -> None:
+    outcome = isolate.run(code)
+    assert outcome["ok"] is True, outcome
+    assert outcome["stdout"].startswith(stdout)
+    if result is not None:
+        assert outcome["resultText"] == result
+    else:
+        assert outcome["resultText"].startswith("'a\\n' +\n  'a\\n' +")
+    assert isolate.api["deferredLoaded"]() is True
+
+
+def test_the_rendering_code_compiled_after_the_code_replaced_globals_uses_the_engine_built_ins(
+    isolate: Isolate,
+) -> None:
+    # Everything the rendering code names was captured when the runtime loaded: replacing or deleting globals,
+    # prototypes' methods and a species getter before its first use changes nothing it shows.
+    code = """
+    const keep = { Map, Promise };
+    Object.defineProperty(Promise, Symbol.species, { get() { throw new Error('species read'); } });
+    Symbol.for = () => { throw new Error('Symbol.for called'); };
+    String.prototype.normalize = () => { throw new Error('normalize called'); };
+    Object.prototype.toString = () => 'forged';
+    Array.prototype.join = () => 'forged';
+    for (const name of Object.getOwnPropertyNames(globalThis)) {
+      if (name !== 'console' && name !== 'globalThis') { try { delete globalThis[name]; } catch {} }
+    }
+    globalThis.eval = () => 'forged eval';
+    console.log([1, 'two', { three: 3 }], new keep.Map([['k', keep.Promise.resolve(4)]]));
+    console.table([{ a: '\u00e9' }]);
+    ({ nested: { list: [1, 2, 3] } })
+    """
+    outcome = isolate.run(code)
+    assert outcome["ok"] is True, outcome
+    lines = outcome["stdout"].splitlines()
+    assert lines[0] == "[ 1, 'two', { three: 3 } ] Map(1) { 'k' => Promise { 4 } }"
+    assert "\u2502 (index) \u2502 a   \u2502" in outcome["stdout"]
+    assert outcome["resultText"] == "{ nested: { list: [ 1, 2, 3 ] } }"
+    assert isolate.api["deferredLoaded"]() is True
