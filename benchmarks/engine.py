@@ -248,7 +248,7 @@ def worker_cycle_cost(iterations: int, tick: Tick) -> Cost:
                     racer.close()
                     raise CycleError("_Isolate.prepare no longer creates its isolate through worker._new_racer")
                 cost.mark("runtime")
-                if not await isolate.warm_up(limits):
+                if not await isolate.warm_up():
                     raise CycleError("the runtime failed its warm-up run")
                 cost.mark("warm_up")
                 outcome = await worker._execute(isolate, request, limits)

@@ -2,15 +2,21 @@
 
 The runtime is plain JavaScript kept in this package as separate files, one job each.
 `source()` joins them, in a fixed order, into one script; evaluated in a fresh isolate it
-defines `console`, timers, `queueMicrotask` and `structuredClone`, and its completion
-value is an object `{ run, abort }`:
+defines `console`, timers, `queueMicrotask`, `structuredClone` and the web APIs, and its
+completion value is the object of entry points the worker uses (see `run.js` and `end.js`):
 
-- `run(code, inputJson, optionsJson, filesPayload)` runs the model's code and returns the outcome as
-  JSON text, or a promise of that text when the run continues after the synchronous part
-  (a promise result, pending timers). `filesPayload` (optional) defines the global `files`
-  (see `files.js`).
-- `abort(reason)` (`"timeout"` or `"memory"`) returns the outcome of a run that the engine
-  had to terminate, from the output captured so far.
+- `connect(notification, entryName)` hands over the worker's notification function and the
+  global name of the job entry; `warmUp()` runs a trivial job so that V8 compiles the
+  runtime's own code before the real one arrives.
+- `run(code, inputJson, optionsJson, filesPayload)` runs the model's code and returns the
+  outcome as JSON text, or '' when the run continues after the synchronous part (a promise
+  result, pending timers); the outcome then goes to the notification. `filesPayload`
+  (optional) defines the global `files` (see `files.js`).
+- `abort()` and `abortMemory()` return the outcome of a run that the engine had to
+  terminate, from the output captured so far.
+
+The function declarations of `DEFERRED_FILES` (the rendering code) are not part of the
+script V8 parses up front: they travel as a string compiled on first use (`deferred.js`).
 """
 
 from __future__ import annotations

@@ -239,14 +239,38 @@ let deliver;
 // the worker chose; startRun removes it before any model-written code runs.
 let entryName;
 
+// The argument list of connect(): the worker pushes the notification and the entry name into
+// it (a push is one thread hop; mini-racer's own calls first evaluate a new list), calls
+// connect with it, and, once connect has emptied it, passes it as the empty argument list of
+// every later call. Only the worker holds it.
+const workerArguments = [];
+
+// Returns true once connected (the argument list is then empty).
 function connect(callback, name) {
-  if (deliver !== undefined || typeof callback !== 'function') return;
+  if (deliver !== undefined || typeof callback !== 'function') return false;
   deliver = callback;
   if (typeof name === 'string') entryName = name;
+  workerArguments.length = 0;
   expose();
+  return true;
 }
 
-// Puts the entry back after a run that did not run model-written code (the warm-up).
+// Runs a trivial job before the real one arrives, so that V8 has compiled the runtime's own
+// code for it (it compiles a function on its first call), then puts the entry back. Returns ''
+// when the run went as it should, otherwise its outcome text (or a description) for the log.
+function warmUp() {
+  let text;
+  try {
+    text = run('0', '', '{}');
+    const outcome = JSONParse(text);
+    if (outcome.ok === true && outcome.resultText === '0') text = '';
+  } catch (error) {
+    text = 'the warm-up run failed: ' + describeThrown(error);
+  }
+  expose();
+  return text;
+}
+
 function expose() {
   if (entryName === undefined) return;
   defineGlobalValue(entryName, runJob);

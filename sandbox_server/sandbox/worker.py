@@ -95,8 +95,6 @@ ABORT_ATTEMPTS = 2
 """The first call after the memory limit stopped an execution is terminated too; the second one runs."""
 LOCATE_TIMEOUT_S = 1.0
 """Longest wait for the parse that locates a syntax error."""
-WARM_UP_CODE = "0"
-"""The job each prepared isolate runs once before it is offered for a real one."""
 SETTLE_POLL_S = 0.05
 """How often the memory limit is checked while waiting for an asynchronous result."""
 WATCH_INTERVAL_S = 0.01
@@ -222,8 +220,11 @@ class _Isolate:
     ``Array.prototype``, which the code may have changed. Nothing of the worker is reachable from JavaScript.
     """
 
-    def __init__(self, racer: MiniRacer, api: dict[str, JSFunction], channel: contextlib.ExitStack) -> None:
+    def __init__(
+        self, racer: MiniRacer, runtime: JSMappedObject, api: dict[str, JSFunction], channel: contextlib.ExitStack
+    ) -> None:
         self.racer = racer
+        self._runtime: JSMappedObject | None = runtime
         self._api: dict[str, JSFunction] | None = api
         self._channel = channel
         self._delivered: asyncio.Future[str] | None = None
@@ -240,9 +241,12 @@ class _Isolate:
         empty list made while the isolate was idle serves every call (mini-racer 0.14).
         """
         assert self._api is not None and self._no_arguments is not None, "isolate used after close"
+        return await self._call(self._api[name], self._no_arguments)
+
+    async def _call(self, function: JSFunction, arguments: JSArray) -> Any:
         context = self.racer._ctx
         assert context is not None
-        handles = [context._python_to_value_handle(item) for item in (self._api[name], JSUndefined, self._no_arguments)]
+        handles = [context._python_to_value_handle(item) for item in (function, JSUndefined, arguments)]
         return await context._run_cancelable_mr_task(context._dll.mr_call_function, *(h.raw for h in handles))
 
     @classmethod
@@ -261,19 +265,24 @@ class _Isolate:
                 if not isinstance(function, JSFunction):
                     raise ProtocolError(f"the runtime object lacks the function {name}")
                 api[name] = function
-            isolate = cls(racer, api, channel)
-            empty = await racer.eval_cancelable("[]")
-            if not isinstance(empty, JSArray):
-                raise ProtocolError("the isolate could not make an empty list")
-            isolate._no_arguments = empty
-            notification = channel.enter_context(_notification(racer, isolate._on_delivery))
-            await asyncio.wait_for(api["connect"].cancelable()(notification, isolate._entry), PREPARE_TIMEOUT_S)
+            arguments = value.get("workerArguments")
+            if not isinstance(arguments, JSArray):
+                raise ProtocolError("the runtime object lacks its argument list")
+            isolate = cls(racer, value, api, channel)
+            # Each push and each read is a thread hop: the runtime's own list carries connect's two arguments and,
+            # emptied by connect, serves as the empty argument list of every later call.
+            arguments.append(channel.enter_context(_notification(racer, isolate._on_delivery)))
+            arguments.append(isolate._entry)
+            connected = await asyncio.wait_for(isolate._call(api["connect"], arguments), PREPARE_TIMEOUT_S)
+            if connected is not True:
+                raise ProtocolError("the runtime refused the connection")
+            isolate._no_arguments = arguments
         except BaseException:
             channel.close()
             racer.close()
             raise
-        if warm_up and not await isolate.warm_up(limits):
-            logger.warning("the runtime failed its warm-up run; using isolates without warm-up")
+        if warm_up and not await isolate.warm_up():
+            logger.warning("using an isolate without warm-up")
             isolate.close()
             return await cls.prepare(limits, warm_up=False)
         return isolate
@@ -286,20 +295,20 @@ class _Isolate:
         text = arguments[0] if isinstance(arguments, JSArray) and len(arguments) == 1 else None
         future.set_result(text if isinstance(text, str) else "")
 
-    async def warm_up(self, limits: SandboxLimits) -> bool:
-        """Run a trivial job, so that the runtime's own code is compiled before the real job arrives.
+    async def warm_up(self) -> bool:
+        """Run a trivial job in the runtime (its ``warmUp``), so that its own code is compiled before the real job.
 
         V8 compiles functions on their first call; without this, the job's first call would pay about a
         millisecond for the runtime's code. The runtime resets itself at the start of every run.
         """
-        assert self._api is not None, "isolate used after close"
         try:
-            text = await asyncio.wait_for(self.start(WARM_UP_CODE, "", _run_options(limits)), PREPARE_TIMEOUT_S)
-            await asyncio.wait_for(self.call_bare("expose"), PREPARE_TIMEOUT_S)
-        except (MiniRacerBaseException, TimeoutError):
-            return False
-        outcome = _parse_outcome(text, limits.output_cap_bytes)
-        return outcome is not None and outcome["ok"] is True
+            failure = await asyncio.wait_for(self.call_bare("warmUp"), PREPARE_TIMEOUT_S)
+        except (MiniRacerBaseException, TimeoutError) as exc:
+            failure = f"{type(exc).__name__}: {exc}"
+        if failure == "":
+            return True
+        logger.warning("the runtime failed its warm-up run: %.300s", failure)
+        return False
 
     def memory_limit_reached(self) -> bool:
         """Whether the isolate went over its hard memory limit (a flag read; safe while it is busy)."""
@@ -313,7 +322,11 @@ class _Isolate:
             # Data-folder files can be megabytes: as call arguments they cross without being escaped into
             # source text and parsed again (the hops cost microseconds against that). No model-written code
             # has run in this isolate yet, so building the argument list is still safe.
-            return await self._api["run"].cancelable()(code, input_json, options, files)
+            assert self._runtime is not None
+            run = self._runtime.get("run")
+            if not isinstance(run, JSFunction):
+                raise ProtocolError("the runtime object lacks the function run")
+            return await run.cancelable()(code, input_json, options, files)
         job = json.dumps({"code": code, "input": input_json, "options": options})
         return await self.racer.eval_cancelable(f"{self._entry}({job})")
 
@@ -366,13 +379,16 @@ class _Isolate:
     def close(self) -> None:
         """Dispose of the isolate; may hang if code still runs in it (the pool's watchdog covers that)."""
         # Handles first: they belong to the isolate and must not outlive it.
+        self._runtime = None
         self._api = None
         self._no_arguments = None
         self._channel.close()
         self.racer.close()
 
 
-_RUNTIME_FUNCTIONS = ("run", "connect", "expose", "abort", "abortMemory")
+_RUNTIME_FUNCTIONS = ("connect", "warmUp", "abort", "abortMemory")
+"""The runtime's functions the worker fetches up front (each read is a thread hop); ``run`` is read only for a job
+with data-folder files, before its code runs."""
 
 
 class _Racer(MiniRacer):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from isolate_harness import Isolate
-from py_mini_racer import JSFunction, MiniRacer
+from py_mini_racer import JSArray, JSFunction, MiniRacer
 
 import js_runtime
 from js_runtime import SCRIPT_NAME, source, web_modules
@@ -36,10 +36,18 @@ def test_source_is_cached_and_leaves_out_comment_lines_but_keeps_the_script_name
 
 
 def test_the_runtime_evaluates_to_an_object_of_its_entry_points(isolate: Isolate) -> None:
-    names = ["abort", "abortMemory", "connect", "deferredLoaded", "expose", "run"]
-    assert sorted(isolate.api.keys()) == names
+    names = ["abort", "abortMemory", "connect", "deferredLoaded", "run", "warmUp"]
+    assert sorted(isolate.api.keys()) == [*names, "workerArguments"]
     for name in names:
         assert isinstance(isolate.api[name], JSFunction)
+    # connect() emptied the list it takes its arguments in; the worker passes it as every later call's arguments.
+    assert isinstance(isolate.api["workerArguments"], JSArray)
+    assert len(isolate.api["workerArguments"]) == 0
+
+
+def test_the_warm_up_run_reports_success_and_leaves_the_runtime_ready(isolate: Isolate) -> None:
+    assert isolate.api["warmUp"]() == ""
+    assert isolate.run("6 * 7")["resultText"] == "42"
 
 
 def test_loading_adds_only_the_user_facing_global_names() -> None:
