@@ -220,18 +220,19 @@ def _racer_for_next_prepare(racer: MiniRacer) -> Iterator[None]:
         worker._new_racer = original
 
 
-def worker_cycle_cost(iterations: int, tick: Tick) -> Cost:
+def worker_cycle_cost(iterations: int, tick: Tick, code: str = "1+1", result_text: str = "2") -> Cost:
     """What one job costs a worker, stage by stage, through the worker's own code in this process.
 
     Stages: ``create`` (``worker._new_racer``, mini-racer's context without its setTimeout shim), ``runtime``
     (the rest of ``_Isolate.prepare``: memory limit, the runtime's evaluation, its functions, the notification),
-    ``warm_up`` (``_Isolate.warm_up``), ``call`` (``worker._execute`` on a ``1+1`` request: the source analysis,
-    the job's one evaluation, the outcome's check) and ``close`` (``_Isolate.close``). As in a worker, one idle
-    isolate stays alive throughout (``worker._keep_an_isolate``); it is closed at the end, so that later
-    measurements in this process see no other isolate.
+    ``warm_up`` (``_Isolate.warm_up``), ``call`` (``worker._execute`` on a request for ``code``: the source
+    analysis, the job's one evaluation, the outcome's check; its result must render as ``result_text``) and
+    ``close`` (``_Isolate.close``). As in a worker, one idle isolate stays alive throughout
+    (``worker._keep_an_isolate``); it is closed at the end, so that later measurements in this process see no
+    other isolate.
     """
     limits = SandboxLimits()
-    request = {"id": 1, "code": "1+1", "input": "", "timeoutMs": 10_000}
+    request = {"id": 1, "code": code, "input": "", "timeoutMs": 10_000}
 
     async def measure() -> Cost:
         cost = Cost(STAGES)
@@ -255,8 +256,8 @@ def worker_cycle_cost(iterations: int, tick: Tick) -> Cost:
                 cost.mark("call")
                 isolate.close()
                 cost.mark("close")
-                if not outcome["ok"] or outcome.get("resultText") != "2":
-                    raise CycleError(f"the worker's `1+1` job went wrong: {outcome}")
+                if not outcome["ok"] or outcome.get("resultText") != result_text:
+                    raise CycleError(f"the worker's `{code}` job went wrong: {outcome}")
                 tick()
         finally:
             _close_kept_isolates()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from benchmarks import cycle, engine
 from benchmarks.plan import QUICK
 from benchmarks.progress import Progress
@@ -38,3 +40,13 @@ def test_the_cycle_section_compares_the_worker_cycle_with_the_floor() -> None:
         row = section.row(f"stage.{stage}.cpu")
         assert row is not None and len(row.samples) == QUICK.isolate_iterations
         assert row.baseline == "worker cycle CPU"
+    # The job that renders an object (and so compiles the deferred rendering code) is timed beside the `1+1` job.
+    rendering = section.row("stage.call_object.cpu")
+    assert rendering is not None and len(rendering.samples) == QUICK.isolate_iterations
+    assert rendering.baseline == "`1+1` job CPU"
+
+
+def test_a_job_whose_result_is_not_the_expected_text_stops_the_cycle_measurement() -> None:
+    with pytest.raises(engine.CycleError, match="went wrong"):
+        engine.worker_cycle_cost(1, lambda: None, "1+2", "2")
+    assert worker._KEEPER == []
