@@ -63,6 +63,8 @@ Their other top-level statements (captured built-ins, constants, state) still ru
 they were written: only function bodies, which read nothing until they are called, are moved.
 """
 
+_USED_NAME = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
+_DECLARED_NAME = re.compile(r"^(?:(?:async )?function\*? ?|const |let |var |class )([A-Za-z_$][\w$]*)", re.M)
 _FUNCTION_START = re.compile(r"(?:async )?function\*? ?([A-Za-z_$][\w$]*) ?\(")
 
 
@@ -124,10 +126,13 @@ def _deferred_declarations(functions: dict[str, str], eager: str) -> str:
     nothing were deferred; the first call compiles all deferred functions (``deferredFunctions()`` in
     ``deferred.js``) and every call is passed on to the real one.
     """
-    called = [name for name in functions if re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", eager)]
-    for name in called:
-        if re.search(rf"^(?:(?:async )?function\*? ?|const |let |var |class ){re.escape(name)}\b", eager, re.M):
-            raise ValueError(f"the deferred function {name} has the name of a runtime declaration loaded up front")
+    # Names the rest of the runtime uses (a word not read as a property); an object key such as `{ inspect: ... }`
+    # counts too, which only adds a stand-in nobody calls.
+    used = set(_USED_NAME.findall(eager))
+    called = [name for name in functions if name in used]
+    clashes = sorted(set(called) & set(_DECLARED_NAME.findall(eager)))
+    if clashes:
+        raise ValueError(f"deferred functions have the names of runtime declarations loaded up front: {clashes}")
     body = "\n".join(functions.values())
     exports = ", ".join(called)
     deferred = _compact(f"{body}\n({{ __proto__: null, {exports} }});\n//# sourceURL=sandbox-runtime.js")
