@@ -138,6 +138,44 @@ async def test_prototype_accessors_do_not_change_how_a_result_is_rendered(sandbo
     await sandbox.assert_still_serving()
 
 
+# Replaces or deletes what the rendering code would use if it read the global object, and records any call the
+# runtime makes to the code's own functions, before anything renders an object (the rendering code is compiled then).
+_BEFORE_THE_FIRST_RENDERING = """
+const calls = [];
+const record = (name) => function () { calls.push(name); return 'forged'; };
+globalThis.eval = record('eval');
+Function.prototype.toString = record('toString');
+Object.prototype.toString = record('Object toString');
+Array.prototype.join = record('join');
+Object.keys = record('keys');
+Reflect.ownKeys = record('ownKeys');
+String.prototype.normalize = record('normalize');
+Symbol.for = record('Symbol.for');
+Object.defineProperty(Promise, Symbol.species, { get: record('species'), configurable: true });
+const keep = { Map, Promise, JSON, calls };
+for (const name of Object.getOwnPropertyNames(globalThis)) {
+  if (name !== 'console' && name !== 'globalThis') { try { delete globalThis[name]; } catch {} }
+}
+"""
+
+
+async def test_the_rendering_code_compiled_after_the_code_ran_sees_none_of_its_changes(sandbox: Sandbox) -> None:
+    code = (
+        _BEFORE_THE_FIRST_RENDERING
+        + "console.log([1, 'two'], new keep.Map([['k', keep.Promise.resolve(4)]]), class A {});\n"
+        + "console.table([{ a: '\\u00e9' }]);\n"
+        + "({ list: [1, 2, 3], calls: keep.calls.length })"
+    )
+    call = await sandbox.run(code)
+    assert call.is_error is False, call.text[:400]
+    stdout = call.structured["stdout"]
+    assert stdout.startswith("[ 1, 'two' ] Map(1) { 'k' => Promise { 4 } } [class A]\n"), stdout
+    assert "\u2502 (index) \u2502 a   \u2502" in stdout
+    assert call.structured["result"] == {"list": [1, 2, 3], "calls": 0}
+    assert "forged" not in call.text
+    await sandbox.assert_still_serving()
+
+
 async def test_accessors_installed_while_the_result_is_serialized_change_nothing(sandbox: Sandbox) -> None:
     code = """
     const attack = () => {
