@@ -19,7 +19,7 @@ from importlib import resources
 
 from py_mini_racer import MiniRacer
 
-MODULES = ("domexception", "encoding", "base64", "crypto", "performance")
+MODULES = ("domexception", "encoding", "base64", "crypto", "performance", "url")
 FIRST_USE = {
     "domexception": "new DOMException('m', 'AbortError').code",
     "encoding": "new TextDecoder().decode(new TextEncoder().encode('h\\u00e9llo')).length",
@@ -29,6 +29,7 @@ FIRST_USE = {
     "crypto.subtle.digest SHA-256": "void crypto.subtle.digest('SHA-256', new Uint8Array(3))",
     "crypto.subtle.digest SHA-512": "void crypto.subtle.digest('SHA-512', new Uint8Array(3))",
     "performance": "performance.now()",
+    "url": "new URL('https://example.com/a?b=1#c').searchParams.get('b')",
     "atob error (+ DOMException)": "(() => { try { atob('!'); } catch (e) { return e.code; } })()",
 }
 
