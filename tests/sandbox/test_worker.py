@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import subprocess
 import sys
@@ -99,3 +100,34 @@ def test_iterators_are_followed_from_the_start_only_when_code_may_print_one_whil
     assert _tracks_iterators("const it = s.values(); for (const v of it) console.log(v, it)")
     assert not _tracks_iterators("[...m.values()].reduce((a, b) => a + b, 0)")
     assert not _tracks_iterators("console.log([...m].length)")
+
+
+def test_an_isolate_whose_warm_up_fails_gives_way_to_one_without_warm_up_that_runs_the_job(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from sandbox_server.sandbox import worker
+
+    warm_ups: list[str] = []
+    call_bare = worker._Isolate.call_bare
+
+    async def failing_warm_up(self: worker._Isolate, name: str) -> object:
+        if name == "warmUp":
+            warm_ups.append(name)
+            return "the warm-up run failed: forced for the test"
+        return await call_bare(self, name)
+
+    monkeypatch.setattr(worker._Isolate, "call_bare", failing_warm_up)
+
+    async def scenario() -> dict[str, object]:
+        limits = SandboxLimits()
+        request = {"id": 1, "code": "6 * 7", "input": "", "timeoutMs": 5000}
+        isolate = await worker._Isolate.prepare(limits)
+        try:
+            return dict(await worker._execute(isolate, request, limits))
+        finally:
+            isolate.close()
+
+    outcome = asyncio.run(scenario())
+    assert warm_ups == ["warmUp"]
+    assert outcome["ok"] is True and outcome["resultText"] == "42"
+    assert "forced for the test" in caplog.text
