@@ -285,7 +285,7 @@ class WorkerPool:
                 if not pending.done.is_set():
                     # If the worker has just died, its supervisor reports how.
                     with contextlib.suppress(*_STREAM_ENDED):
-                        await slot.worker.send(run_message(pending.id, job))
+                        await slot.worker.send(run_message(pending.id, job, len(self._queue)))
                 await pending.done.wait()
         except BaseException:
             if pending.outcome is None:

@@ -132,8 +132,8 @@ def well_formed(value: Any) -> Any:
     return value
 
 
-def run_message(job_id: int, job: Job) -> dict[str, Any]:
-    """The request asking a worker to run ``job``."""
+def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
+    """The request asking a worker to run ``job``; ``backlog`` is how many jobs wait in the pool behind it."""
     return {
         "op": "run",
         "id": job_id,
@@ -141,6 +141,7 @@ def run_message(job_id: int, job: Job) -> dict[str, Any]:
         "input": "" if job.input_json is None else job.input_json,
         "timeoutMs": job.timeout_ms,
         "files": "" if job.files_payload is None else job.files_payload,
+        "backlog": backlog,
     }
 
 

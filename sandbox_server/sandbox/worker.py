@@ -739,6 +739,9 @@ def _read_request(message: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("run request timeoutMs must be positive")
     if not isinstance(message.get("files", ""), str):
         raise ProtocolError("run request field 'files' is not str")
+    backlog = message.get("backlog", 0)
+    if not isinstance(backlog, int) or backlog < 0:
+        raise ProtocolError("run request field 'backlog' is not a count")
     return message
 
 
@@ -829,7 +832,9 @@ async def _serve(limits: SandboxLimits, out_fd: int) -> None:
                 sys.stderr.flush()
                 os._exit(0)
             isolate.close()
-            isolate = await _Isolate.prepare(limits)
+            # With jobs waiting in the pool, the next one comes as soon as this worker is ready: warming the isolate
+            # up would only delay it, compiling what the job compiles anyway.
+            isolate = await _Isolate.prepare(limits, warm_up=request.get("backlog", 0) == 0)
             reason = _retirement(jobs, bounds)
             if reason is not None:
                 channel.send({"op": "retire", "reason": reason})

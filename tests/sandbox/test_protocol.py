@@ -65,8 +65,10 @@ def test_a_run_request_carries_the_job_with_empty_input_for_none() -> None:
         "input": "",
         "timeoutMs": 250,
         "files": "",
+        "backlog": 0,
     }
     assert run_message(4, Job("input", "[1]", 250))["input"] == "[1]"
+    assert run_message(6, Job("1", None, 250), backlog=3)["backlog"] == 3
     assert run_message(5, Job("files", None, 250, files_payload="[]\n"))["files"] == "[]\n"
 
 

@@ -234,3 +234,27 @@ def _use_fake_worker(monkeypatch: pytest.MonkeyPatch, behaviour: str) -> None:
         return [sys.executable, "-m", "tests.sandbox.fake_worker", behaviour]
 
     monkeypatch.setattr(process_module, "worker_command", command)
+
+
+async def test_each_job_tells_its_worker_how_many_jobs_wait_behind_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A worker skips warming up its next isolate while jobs wait: the next one would come at once.
+    sent: list[dict[str, object]] = []
+    send = process_module.WorkerProcess.send
+
+    async def recording_send(self: process_module.WorkerProcess, message: dict[str, object]) -> None:
+        if message.get("op") == "run":
+            sent.append(message)
+        await send(self, message)
+
+    monkeypatch.setattr(process_module.WorkerProcess, "send", recording_send)
+    async with WorkerPool(1) as single:
+        with anyio.fail_after(WAIT_S):
+            async with anyio.create_task_group() as group:
+                for n in range(4):
+                    group.start_soon(single.run, Job(f"{n} * 2"))
+            assert (await run_js(single, "'after'"))["result"] == "after"
+    backlogs = [message["backlog"] for message in sent]
+    # The first job finds the worker idle (the others may or may not be queued yet when it is sent); the other
+    # three wait behind it and leave one by one; the job after them finds the queue empty.
+    assert backlogs[0] in (0, 3)
+    assert backlogs[1:] == [2, 1, 0, 0]
