@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import anyio
 
-from benchmarks import procfs
+from benchmarks import engine, procfs
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
@@ -82,12 +82,18 @@ async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Sect
     section = Section("throughput", f"5. Throughput (one server, {len(server.processes()[1])} worker processes)")
     await _burst(server, plan.warmup * 2, max(plan.concurrency), None)
     cpu_rows: list[Row] = []
+    floor: list[float] = []
     for in_flight in plan.concurrency:
+        last = in_flight == plan.concurrency[-1]
+        if last:
+            floor += await _floor(plan.isolate_iterations // 2)
         bar = progress.bar(f"{in_flight} in flight", plan.throughput_calls)
         before = _cpu(server)
         seconds, latencies = await _burst(server, plan.throughput_calls, in_flight, bar.advance)
         after = _cpu(server)
         bar.close()
+        if last:
+            floor += await _floor(plan.isolate_iterations // 2)
         latency = summarize(latencies)
         section.rows.append(
             Row(
@@ -100,6 +106,14 @@ async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Sect
         )
         cpu_rows = _cpu_rows(before, after, plan.throughput_calls, in_flight)
     section.rows.extend(cpu_rows)
+    section.rows.append(
+        Row(
+            "floor.cpu",
+            "raw mini-racer cycle (new isolate, `1+1`, close) in this process, just before and after that burst: CPU",
+            "ms",
+            floor,
+        )
+    )
     first = f"in_flight_{plan.concurrency[0]}"
     for in_flight in plan.concurrency[1:]:
         section.compare(f"in_flight_{in_flight}", first, short=f"{plan.concurrency[0]} in flight")
@@ -110,4 +124,14 @@ async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Sect
         "divided by its calls; workers replaced during the burst are included. Clock ticks are 10 ms, so with "
         "few calls (--quick) it is coarse."
     )
+    section.notes.append(
+        "The raw cycle is timed here too, half just before and half just after the burst the CPU comes from, so "
+        "that the ratio to it (section 9) compares moments of the same machine load; section 2 times it earlier."
+    )
     return section
+
+
+async def _floor(iterations: int) -> list[float]:
+    """CPU milliseconds of ``iterations`` raw mini-racer cycles, in a thread (no event loop binds the isolates)."""
+    cost = await anyio.to_thread.run_sync(engine.raw_cycle_cost, iterations, lambda: None)
+    return cost.cpu["cycle"]

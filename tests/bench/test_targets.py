@@ -97,3 +97,17 @@ def test_the_derived_cpu_section_sets_every_ratio_against_the_raw_floor() -> Non
 def test_the_derived_cpu_section_leaves_out_what_was_not_measured() -> None:
     section = cost.derive([_cycle([2.0])])
     assert [row.key for row in section.rows] == ["floor", "worker_cycle"]
+
+
+def test_the_raw_cycle_timed_around_the_burst_is_the_floor_of_the_cpu_ratio_when_there() -> None:
+    throughput = _throughput(1.0, 4.0)
+    throughput.rows.append(Row("floor.cpu", "floor near the burst", "ms", [2.5, 2.5, 90.0]))
+    sections = {"cycle": _cycle([1.0]), "throughput": throughput}
+    assert cpu_ratio(sections) == pytest.approx(5.0 / 2.5)
+    assert "vs 2.50 ms (2.00x)" in _target(judge(list(sections.values())), "cpu").measured
+    derived = cost.derive(list(sections.values()))
+    combined, worker_cycle = derived.row("server_workers"), derived.row("worker_cycle")
+    assert combined is not None and worker_cycle is not None
+    assert (combined.ratio, combined.baseline) == (pytest.approx(2.0), "raw floor (§5)")
+    # The worker's cycle was timed in section 2, beside that section's raw cycle.
+    assert (worker_cycle.ratio, worker_cycle.baseline) == (pytest.approx(6.0), "raw floor (§2)")
