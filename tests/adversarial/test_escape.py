@@ -237,6 +237,22 @@ async def test_a_fresh_call_observes_the_same_starting_state_every_time(sandbox:
     assert all(fingerprint == fingerprints[0] for fingerprint in fingerprints)
 
 
+async def test_calls_that_waited_in_the_queue_observe_the_same_starting_state(sandbox: Sandbox) -> None:
+    # While calls wait, a worker prepares its next isolate without the warm-up run; the code cannot tell.
+    baseline = (await sandbox.run(FINGERPRINT)).structured["result"]
+    fingerprints: list[Any] = []
+
+    async def fingerprint() -> None:
+        fingerprints.append((await sandbox.run(FINGERPRINT)).structured["result"])
+
+    with anyio.fail_after(60):
+        async with anyio.create_task_group() as group:
+            for _ in range(8):
+                group.start_soon(fingerprint)
+    assert len(fingerprints) == 8
+    assert all(found == baseline for found in fingerprints), fingerprints
+
+
 async def test_tampering_on_every_worker_leaves_nothing_for_the_next_calls(sandbox: Sandbox) -> None:
     baseline = (await sandbox.run(FINGERPRINT)).structured
     # Two tampering calls that overlap in time occupy both workers.
