@@ -106,14 +106,16 @@ async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Sect
         )
         cpu_rows = _cpu_rows(before, after, plan.throughput_calls, in_flight)
     section.rows.extend(cpu_rows)
-    section.rows.append(
-        Row(
-            "floor.cpu",
-            "raw mini-racer cycle (new isolate, `1+1`, close) in this process, just before and after that burst: CPU",
-            "ms",
-            floor,
+    if floor:
+        section.rows.append(
+            Row(
+                "floor.cpu",
+                "raw mini-racer cycle (new isolate, `1+1`, close) in this process, just before and after that burst: "
+                "CPU",
+                "ms",
+                floor,
+            )
         )
-    )
     first = f"in_flight_{plan.concurrency[0]}"
     for in_flight in plan.concurrency[1:]:
         section.compare(f"in_flight_{in_flight}", first, short=f"{plan.concurrency[0]} in flight")
