@@ -84,11 +84,11 @@ def source() -> str:
         text = package.joinpath(name).read_text(encoding="utf-8")
         if name in DEFERRED_FILES:
             text = _take_functions(text, name, functions)
-        texts.append(text)
-    eager = _compact("\n".join(texts))
-    texts.insert(_FILES.index("deferred.js"), _deferred_declarations(functions, eager))
-    texts.insert(_FILES.index("web.js") + 1, _web_modules_declaration())
-    return _ascii(_compact("\n".join(texts)))
+        texts.append(_compact(text))
+    declarations = _deferred_declarations(functions, "\n".join(texts))
+    texts.insert(_FILES.index("deferred.js"), declarations)
+    texts.insert(_FILES.index("web.js") + 1, _compact(_web_modules_declaration()))
+    return _ascii("\n".join(text for text in texts if text))
 
 
 def _take_functions(text: str, file_name: str, into: dict[str, str]) -> str:
