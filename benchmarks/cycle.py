@@ -85,7 +85,7 @@ def measure(plan: Plan, progress: Progress) -> Section:
         "one idle isolate kept alive, which makes creating and closing isolates cheaper."
     )
     section.notes.append(
-        "The runtime's rendering code (inspect, console formatting, tables) is compiled on first use: "
+        "The runtime's code that renders objects (inspect, console.table) is compiled on first use: "
         f"the `{OBJECT_CODE}` job pays for it, the `1+1` job does not."
     )
     section.notes.append(

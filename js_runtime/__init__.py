@@ -56,7 +56,7 @@ _FILES = (
 )
 
 
-DEFERRED_FILES = frozenset({"inspect.js", "entries.js", "layout.js", "table.js", "format.js"})
+DEFERRED_FILES = frozenset({"inspect.js", "entries.js", "layout.js", "table.js"})
 """Files whose function declarations are compiled only when the runtime first calls one of them (see ``deferred.js``).
 
 Their other top-level statements (captured built-ins, constants, state) still run when the runtime loads, where

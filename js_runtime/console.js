@@ -170,25 +170,7 @@ function formatForConsole(format, first, second) {
 }
 
 function printTo(stream, args) {
-  const plain = plainArgsText(args);
-  if (plain !== undefined) writeLine(stream, plain);
-  else writeRendered(stream, formatArgs, args);
-}
-
-// formatArgs()'s text for arguments that are all strings, numbers, bigints, booleans, undefined
-// or null, with no `%` in a first string (nothing to substitute); undefined otherwise. The most
-// common console calls so never need the rendering code (deferred.js).
-function plainArgsText(args) {
-  const count = args.length;
-  if (count > 0 && typeof args[0] === 'string' && StringPrototypeIncludes(args[0], '%')) return undefined;
-  let text = '';
-  for (let i = 0; i < count; i++) {
-    const value = args[i];
-    const piece = typeof value === 'string' ? value : plainPrimitiveText(value);
-    if (piece === undefined) return undefined;
-    text += i === 0 ? piece : ' ' + piece;
-  }
-  return text;
+  writeRendered(stream, formatArgs, args);
 }
 
 function labelText(label) {

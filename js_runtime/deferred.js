@@ -1,7 +1,7 @@
 // Function declarations of the files listed in DEFERRED_FILES (js_runtime/__init__.py) are
-// kept out of the script V8 parses when the runtime loads: they are the rendering code
-// (inspect, console formatting, tables), about a third of the runtime's text, which a call
-// that renders no object never runs. js_runtime/__init__.py writes their source as the string
+// kept out of the script V8 parses when the runtime loads: they are the rendering of objects
+// (inspect, console.table), over a quarter of the runtime's text, which a call that shows no
+// object never runs. js_runtime/__init__.py writes their source as the string
 // DEFERRED_SOURCE just above this file, and for each one the rest of the runtime calls, a
 // stand-in of the same name that passes the call on to deferredFunctions().
 //

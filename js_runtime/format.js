@@ -26,8 +26,8 @@ function userToString(value) {
 }
 
 function formatAsString(value) {
-  if (typeof value === 'number') return formatNumber(value);
-  if (typeof value === 'bigint') return value + 'n';
+  const plain = plainPrimitiveText(value);
+  if (plain !== undefined) return plain;
   if (typeof value === 'symbol') return SymbolPrototypeToString(value);
   if (typeof value === 'function') {
     try {
@@ -36,7 +36,7 @@ function formatAsString(value) {
       return inspect(value);
     }
   }
-  if (value === null || typeof value !== 'object') return '' + value;
+  if (typeof value === 'string') return value;
   try {
     const toString = userToString(value);
     if (toString !== undefined) {
@@ -71,6 +71,13 @@ function formatAsJson(value) {
     if (StringPrototypeIncludes(message, 'circular')) return '[Circular]';
     return '[Unserializable: ' + message + ']';
   }
+}
+
+// An argument as inspect() shows it; numbers, booleans and the like without the rendering code,
+// so that the most common console calls never compile it (deferred.js).
+function inspectArgument(value) {
+  const plain = plainPrimitiveText(value);
+  return plain === undefined ? inspect(value) : plain;
 }
 
 function formatArgs(args) {
@@ -138,7 +145,7 @@ function formatArgs(args) {
   while (used < count) {
     const value = args[used];
     text += join;
-    text += typeof value === 'string' ? value : inspect(value);
+    text += typeof value === 'string' ? value : inspectArgument(value);
     join = ' ';
     used++;
   }

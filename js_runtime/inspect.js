@@ -236,22 +236,9 @@ function getPrefix(constructor, tag, fallback, size) {
 
 function formatPrimitive(ctx, value) {
   let text;
-  switch (typeof value) {
-    case 'string':
-      text = formatString(ctx, value);
-      break;
-    case 'number':
-      text = formatNumber(value);
-      break;
-    case 'bigint':
-      text = value + 'n';
-      break;
-    case 'symbol':
-      text = SymbolPrototypeToString(value);
-      break;
-    default:
-      text = '' + value;
-  }
+  if (typeof value === 'string') text = formatString(ctx, value);
+  else if (typeof value === 'symbol') text = SymbolPrototypeToString(value);
+  else text = plainPrimitiveText(value);
   ctx.used += text.length;
   return text;
 }
@@ -270,20 +257,18 @@ function formatString(ctx, value) {
 function formatStringPieces(ctx, value) {
   const length = value.length;
   if (length > 2 * stringKeepChars + 1024) return formatHugeString(ctx, value);
-  if (length > 16 && length > ctx.breakLength - ctx.indentationLvl - 4) {
+  if (showsAsLines(value, ctx.breakLength - ctx.indentationLvl)) {
     // Node shows a long multi-line string as one quoted piece per line, joined by ` +`.
+    const pieces = list();
+    let start = 0;
     let newline = StringPrototypeIndexOf(value, '\n');
-    if (newline !== -1 && newline !== length - 1) {
-      const pieces = list();
-      let start = 0;
-      while (newline !== -1 && newline !== length - 1) {
-        ArrayPrototypePush(pieces, quoteForInspect(StringPrototypeSlice(value, start, newline + 1)));
-        start = newline + 1;
-        newline = StringPrototypeIndexOf(value, '\n', start);
-      }
-      ArrayPrototypePush(pieces, quoteForInspect(StringPrototypeSlice(value, start)));
-      return ArrayPrototypeJoin(pieces, ' +\n' + StringPrototypeRepeat(' ', ctx.indentationLvl + 2));
+    while (newline !== -1 && newline !== length - 1) {
+      ArrayPrototypePush(pieces, quoteForInspect(StringPrototypeSlice(value, start, newline + 1)));
+      start = newline + 1;
+      newline = StringPrototypeIndexOf(value, '\n', start);
     }
+    ArrayPrototypePush(pieces, quoteForInspect(StringPrototypeSlice(value, start)));
+    return ArrayPrototypeJoin(pieces, ' +\n' + StringPrototypeRepeat(' ', ctx.indentationLvl + 2));
   }
   return quoteForInspect(value);
 }
@@ -655,13 +640,13 @@ function formatPromiseState(ctx, value, recurseTimes) {
 
 // Renders `value` only to probe the promises in it, again after each check while settled
 // ones reveal more (bounded), so that the result rendered at the end shows their states.
-// Returns whether any promise was seen pending.
+// Returns whether any promise was seen pending. Callers pass only objects and functions (what
+// can hold a promise), so that a primitive result never compiles this code (deferred.js).
 const PROBE_ROUNDS = 8;
 // Custom inspect methods are the model's code: they run when the result is shown, not to probe it.
 const PROBE_OPTIONS = { __proto__: null, customInspect: false };
 
 function probeResult(value, round) {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
   const previous = promiseWatch.pending;
   const seen = list();
   promiseWatch.pending = seen;

@@ -295,7 +295,7 @@ function deliverOutcome(text) {
 
 function afterEvaluation(code, value) {
   let thenable = false;
-  if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
+  if (isObjectLike(value)) {
     try {
       thenable = chainIncludes(prototypeChain(value), PromisePrototype) || typeof value.then === 'function';
     } catch (error) {
@@ -310,16 +310,15 @@ function afterEvaluation(code, value) {
     if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code) && !outputDeferred()) {
       return finish();
     }
-    if (holdsPromises(value)) probeResult(value);
+    if (isObjectLike(value)) probeResult(value);
   }
   runState.pending = true;
   scheduleCheck();
   return '';
 }
 
-// Whether a result may show promises whose states a later check reveals (probeResult): only an
-// object can hold one.
-function holdsPromises(value) {
+// An object or a function: what can be a thenable or hold promises (probeResult).
+function isObjectLike(value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function');
 }
 
@@ -343,7 +342,7 @@ async function awaitResult(value) {
   if (runState.finished) return;
   runState.hasResult = true;
   runState.result = settled;
-  if (holdsPromises(settled)) probeResult(settled);
+  if (isObjectLike(settled)) probeResult(settled);
   scheduleCheck();
 }
 

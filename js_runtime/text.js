@@ -303,12 +303,16 @@ function plainPrimitiveText(value) {
   }
 }
 
-// inspect()'s text for a string shown whole (no maxStringLength): quoted and escaped, unless a
-// line break inside it makes inspect() show it as one quoted piece per line (then undefined).
-function wholeStringText(text) {
+// Whether inspect() shows `text` as one quoted piece per line: it is longer than the room left
+// on the line (`width`, less the quotes and a margin) and holds a line break before its end.
+function showsAsLines(text, width) {
+  if (text.length <= 16 || text.length <= width - 4) return false;
   const newline = StringPrototypeIndexOf(text, '\n');
-  if (newline !== -1 && newline !== text.length - 1 && text.length > 16 && text.length > BREAK_LENGTH - 4) {
-    return undefined;
-  }
-  return quoteForInspect(text);
+  return newline !== -1 && newline !== text.length - 1;
+}
+
+// inspect()'s text for a string shown whole (no maxStringLength) at the top level: quoted and
+// escaped, or undefined when it shows as one quoted piece per line (left to inspect()).
+function wholeStringText(text) {
+  return showsAsLines(text, BREAK_LENGTH) ? undefined : quoteForInspect(text);
 }

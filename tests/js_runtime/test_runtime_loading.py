@@ -95,6 +95,7 @@ CALLS_THAT_RENDER_NO_OBJECT = [
     "undefined",
     "console.log('total', 42, true, null, undefined, 3n); 1",
     "console.error('x'); console.info(-0)",
+    "console.log('%s! %d %j', 'hi', 4.5, 'q'); 1",
     "await Promise.resolve(5)",
     "setTimeout(() => console.log('later'), 1); 'now'",
 ]
@@ -111,7 +112,7 @@ def test_a_call_that_renders_no_object_does_not_compile_the_rendering_code(isola
     ("code", "stdout", "result"),
     [
         ("({ a: [1, 2], b: new Map([[1, 'x']]) })", "", "{ a: [ 1, 2 ], b: Map(1) { 1 => 'x' } }"),
-        ("console.log('%s!', 'hi'); 0", "hi!\n", "0"),
+        ("console.log('%o!', [1]); 0", "[ 1, [length]: 1 ]!\n", "0"),
         ("console.log({ n: 1 }); 0", "{ n: 1 }\n", "0"),
         ("console.table([{ a: 1 }]); 0", "\u250c", "0"),
         ("'a\\n'.repeat(60)", "", None),
