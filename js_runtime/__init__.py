@@ -43,6 +43,7 @@ _FILES = (
     "entries.js",
     "layout.js",
     "stack.js",
+    "allocation.js",
     "serialize.js",
     "format.js",
     "table.js",

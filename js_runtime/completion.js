@@ -184,11 +184,10 @@ function positionOf(code, at) {
 }
 
 function compileReturning(code, start, end) {
-  const source = '(async function () {\n' + StringPrototypeSlice(code, 0, start) + 'return (' +
-    StringPrototypeSlice(code, start, end) + '\n)' + StringPrototypeSlice(code, end) + '\n})\n//# sourceURL=' +
-    SCRIPT_NAME;
+  const source = StringPrototypeSlice(code, 0, start) + 'return (' + StringPrototypeSlice(code, start, end) + '\n)' +
+    StringPrototypeSlice(code, end) + '\n//# sourceURL=' + SCRIPT_NAME;
   try {
-    return indirectEval(source);
+    return AsyncFunctionCtor(source);
   } catch {
     return undefined;
   }

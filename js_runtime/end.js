@@ -21,6 +21,7 @@ installGlobal('clearInterval', timerFunctions.clearInterval);
 installGlobal('queueMicrotask', timerFunctions.queueMicrotask);
 installGlobal('structuredClone', structuredClone);
 installWebModules();
+watchWebAssemblyMemory();
 ReflectDefineProperty(ErrorCtor, 'prepareStackTrace', {
   __proto__: null, value: formatStack, writable: true, configurable: true, enumerable: false,
 });

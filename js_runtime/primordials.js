@@ -14,6 +14,7 @@ const ReflectSetPrototypeOf = Reflect.setPrototypeOf;
 const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
 const ReflectDefineProperty = Reflect.defineProperty;
 const ReflectDeleteProperty = Reflect.deleteProperty;
+const ReflectConstruct = Reflect.construct;
 
 // A global the runtime gives the code: a plain data property, writable and configurable and not
 // enumerable, like the built-ins.
@@ -58,6 +59,7 @@ const ArrayCtor = Array;
 const ArrayIsArray = Array.isArray;
 const ArrayPrototype = Array.prototype;
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
+const ArrayPrototypeIncludes = uncurryThis(Array.prototype.includes);
 const ArrayPrototypePop = uncurryThis(Array.prototype.pop);
 const ArrayPrototypeJoin = uncurryThis(Array.prototype.join);
 
@@ -184,21 +186,29 @@ const initialStackTraceLimit = Error.stackTraceLimit;
 const TypeErrorCtor = TypeError;
 const ReferenceErrorCtor = ReferenceError;
 const SyntaxErrorPrototype = SyntaxError.prototype;
+const RangeErrorPrototype = RangeError.prototype;
 // V8 keeps `stack` as an own accessor of each error; calling this original getter is safe,
 // a getter the model's code installed is not.
 const errorStackDescriptor = ReflectGetOwnPropertyDescriptor(new Error('probe'), 'stack');
 const ErrorStackGetter = errorStackDescriptor === undefined ? undefined : errorStackDescriptor.get;
-// V8's own formatting of one stack frame, taken from a call site while nothing has changed it.
-const CallSitePrototypeToString = (() => {
+// V8's own formatting of one stack frame, and the name of its function, taken from a call site
+// while nothing has changed them.
+const CallSitePrototype = (() => {
   ErrorCtor.prepareStackTrace = (error, sites) => sites;
   const sites = new ErrorCtor('probe').stack;
   ReflectDeleteProperty(ErrorCtor, 'prepareStackTrace');
-  return uncurryThis(ReflectGetPrototypeOf(sites[0]).toString);
+  return ReflectGetPrototypeOf(sites[0]);
 })();
+const CallSitePrototypeToString = uncurryThis(CallSitePrototype.toString);
+const CallSitePrototypeGetFunctionName = uncurryThis(CallSitePrototype.getFunctionName);
+const CallSitePrototypeGetLineNumber = uncurryThis(CallSitePrototype.getLineNumber);
 
 const FunctionPrototype = Function.prototype;
 const FunctionPrototypeToString = uncurryThis(Function.prototype.toString);
 const AsyncFunctionPrototype = ReflectGetPrototypeOf(async function () {});
+// The AsyncFunction constructor parses its argument as a function body alone, so no text in it can
+// close the function and go on as code outside it (as it could in '(async function () {' + code + '})').
+const AsyncFunctionCtor = AsyncFunctionPrototype.constructor;
 const GeneratorFunctionPrototype = ReflectGetPrototypeOf(function* () {});
 const AsyncGeneratorFunctionPrototype = ReflectGetPrototypeOf(async function* () {});
 

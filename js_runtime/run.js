@@ -128,11 +128,16 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
     const body = compileAsyncBody(code);
     if (body !== undefined) return runAsyncBody(code, body);
   }
+  const script = scriptSource(code);
   let value;
   try {
-    value = indirectEval(scriptSource(code) + '\n//# sourceURL=' + SCRIPT_NAME);
+    value = indirectEval(script + '\n//# sourceURL=' + SCRIPT_NAME);
   } catch (error) {
-    if (!isParseTimeSyntaxError(error)) return failSynchronously(error);
+    // A SyntaxError is a parse error of the script only if the script does not parse: one the
+    // code threw while running (JSON.parse) must not make it run a second time as an async body.
+    if (!isSyntaxErrorValue(error) || parsesAsScript(withoutHashbang(script), hasStrictDirective(script))) {
+      return failSynchronously(error);
+    }
     if (!StringPrototypeIncludes(code, 'await') && !StringPrototypeIncludes(code, 'return')) {
       return reportSyntaxError(error, 'script');
     }
@@ -140,7 +145,11 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
     try {
       body = compileAsyncBody(code, true);
     } catch (asyncError) {
-      return reportSyntaxError(isParseTimeSyntaxError(asyncError) ? asyncError : error, 'async');
+      // V8's word for a body that would close the function early says less than the script's error.
+      const closesEarly = isSyntaxErrorValue(asyncError) &&
+        errorNameAndMessage(asyncError)[1] === 'Single function literal required';
+      if (closesEarly || !isSyntaxErrorValue(asyncError)) return reportSyntaxError(error, 'script');
+      return reportSyntaxError(asyncError, 'async');
     }
     return runAsyncBody(code, body);
   }
@@ -172,7 +181,7 @@ function compileAsyncBody(code, rethrow) {
   columnShift.line = 0;
   let body;
   try {
-    body = indirectEval('(async function () {\n' + code + '\n})\n//# sourceURL=' + SCRIPT_NAME);
+    body = AsyncFunctionCtor(code + '\n//# sourceURL=' + SCRIPT_NAME);
   } catch (error) {
     if (rethrow === true) throw error;
     return undefined;
@@ -185,9 +194,13 @@ function compileAsyncBody(code, rethrow) {
   return completion.body;
 }
 
+// Lines V8 puts before the body of a function made by the AsyncFunction constructor
+// (`(async function anonymous(` and `) {`).
+const ASYNC_BODY_LINE_OFFSET = 2;
+
 function runAsyncBody(code, body) {
   runState.asyncMode = true;
-  lineOffset = 1;
+  lineOffset = ASYNC_BODY_LINE_OFFSET;
   let value;
   try {
     value = ReflectApply(body, globalObject, []);
@@ -197,20 +210,57 @@ function runAsyncBody(code, body) {
   return afterEvaluation(code, value);
 }
 
-// A SyntaxError raised while parsing the code, as opposed to one the code threw while
-// running (JSON.parse): none of the code ran, so its stack has no main.js frame.
-function isParseTimeSyntaxError(error) {
-  if (!isErrorValue(error) || !chainIncludes(prototypeChain(error), SyntaxErrorPrototype)) return false;
-  const stack = rawStack(error);
-  if (stack === undefined) return false;
-  const frames = splitFrames(stack);
-  const rawFrames = WeakMapPrototypeHas(formattedStacks, error) ? WeakMapPrototypeGet(formattedStacks, error)
-    : frames.length;
-  if (rawFrames === 0) return false;
-  for (let i = 0; i < frames.length; i++) {
-    if (isUserFrame(frames[i])) return false;
+function isSyntaxErrorValue(error) {
+  return isErrorValue(error) && chainIncludes(prototypeChain(error), SyntaxErrorPrototype);
+}
+
+// A script may start with a hashbang line, which the parse check's `throw` in front would
+// turn into an error: it is a comment.
+function withoutHashbang(script) {
+  return StringPrototypeStartsWith(script, '#!') ? '//' + StringPrototypeSlice(script, 2) : script;
+}
+
+// Whether the script's directive prologue (the string literal statements it starts with)
+// holds 'use strict', which makes the whole script strict.
+function hasStrictDirective(script) {
+  let i = skipInsignificant(script, StringPrototypeStartsWith(script, '#!') ? StringPrototypeIndexOf(script, '\n') : 0);
+  if (i < 0) return false;
+  const length = script.length;
+  while (i < length) {
+    const quote = script[i];
+    if (quote !== '"' && quote !== "'") return false;
+    let end = i + 1;
+    while (end < length && script[end] !== quote) {
+      if (script[end] === '\n' || script[end] === '\r') return false;
+      end += script[end] === '\\' ? 2 : 1;
+    }
+    if (end >= length) return false;
+    const raw = StringPrototypeSlice(script, i + 1, end);
+    const next = skipInsignificant(script, end + 1);
+    // The literal is a statement of its own when a `;`, the end, or a line break that does not
+    // continue the expression follows it.
+    const ends = next >= length || script[next] === ';' ||
+      (hasLineBreak(script, end + 1, next) && !StringPrototypeIncludes(CONTINUATION_STARTS, script[next]) &&
+        !startsWithWord(script, next, 'in') && !startsWithWord(script, next, 'instanceof'));
+    if (!ends) return false;
+    if (raw === 'use strict') return true;
+    i = script[next] === ';' ? skipInsignificant(script, next + 1) : next;
   }
-  return true;
+  return false;
+}
+
+function hasLineBreak(text, from, to) {
+  for (let k = from; k < to; k++) {
+    const ch = text[k];
+    if (ch === '\n' || ch === '\r' || ch === '\u2028' || ch === '\u2029') return true;
+  }
+  return false;
+}
+
+function startsWithWord(text, at, word) {
+  if (!StringPrototypeStartsWith(StringPrototypeSlice(text, at, at + word.length + 1), word)) return false;
+  const after = StringPrototypeCharCodeAt(text, at + word.length);
+  return NumberIsNaN(after) || !isIdentifierCharCode(after);
 }
 
 function reportSyntaxError(error, mode) {

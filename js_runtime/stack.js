@@ -124,6 +124,7 @@ function formatStack(error, callSites) {
   }
   if (error !== null && (typeof error === 'object' || typeof error === 'function')) {
     WeakMapPrototypeSet(formattedStacks, error, callSites.length);
+    if (callSites.length > 0) noteAllocationFailure(error, callSites[0]);
   }
   return text;
 }
@@ -201,7 +202,7 @@ function describeThrownValue(thrown, kind) {
       const location = firstUserLocation(frames);
       return {
         __proto__: null,
-        kind,
+        kind: kind === 'runtime' && isAllocationFailure(thrown) ? 'memory' : kind,
         name: parts[0],
         message: parts[1],
         line: location === null ? null : location[0],

@@ -118,25 +118,16 @@ MAX_JOBS_PER_WORKER = 2000
 """Jobs a worker runs before it retires, whatever its data size says."""
 
 # Parsing the code wrapped in one of these forms reproduces the runtime's syntax error without running
-# any of the code: the script form throws before its first statement, the async form only creates a
-# function. Both put the code on its own lines from line 2, so one offset maps V8's line back.
-_SYNTAX_PROBES = {"script": ("throw 0;\n", ""), "async": ("(async function () {\n", "\n})")}
+# any of the code: each throws before its first statement (the async form only creates a function behind
+# the throw, and text that closes that function early still cannot run). Both put the code on its own
+# lines from line 2, so one offset maps V8's line back.
+_SYNTAX_PROBES = {"script": ("throw 0;\n", ""), "async": ("throw 0; (async function () {\n", "\n})")}
 _SYNTAX_PROBE_LINE_OFFSET = 1
 _PARSE_MESSAGE = re.compile(r"^[^\n]*?:(\d+): [^\n]*\n([^\n]*)\n( *)\^")
 _LINE_TERMINATORS = re.compile("\r\n|[\n\r\u2028\u2029]")
 
 # mini-racer hands strings to V8 as UTF-8, which has no encoding for a lone surrogate; a request may hold one.
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-# RangeError messages V8 gives when memory outside the heap cannot be had (RLIMIT_DATA reached); the last
-# one ends those of ArrayBuffer.prototype.resize and SharedArrayBuffer.prototype.grow.
-_OFF_HEAP_FAILURES = (
-    "Array buffer allocation failed",
-    "could not allocate memory",
-    "Unable to grow instance memory",
-    ": Out of memory",
-)
-
 
 class _DataLimitNear(Exception):
     """The process's data size came within :data:`STOP_RESERVE_BYTES` of its ``RLIMIT_DATA``."""
@@ -523,13 +514,6 @@ def _parse_outcome(text: Any, output_cap: int) -> dict[str, Any] | None:
     return None if outcome is None else dict(outcome)
 
 
-def _is_off_heap_failure(error: Any) -> bool:
-    if not isinstance(error, dict) or error.get("kind") != "runtime" or error.get("name") != "RangeError":
-        return False
-    message = error.get("message")
-    return isinstance(message, str) and any(phrase in message for phrase in _OFF_HEAP_FAILURES)
-
-
 def _escape_surrogate(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
@@ -668,7 +652,8 @@ async def _execute(
         position = await isolate.locate_syntax_error(code, str(outcome.get("syntaxMode")))
         if position is not None:
             error["line"], error["column"] = position
-    elif _is_off_heap_failure(error):
+    elif isinstance(error, dict) and error.get("kind") == "memory":
+        # The runtime found that V8 itself threw for memory outside the heap (RLIMIT_DATA reached).
         replacement = memory_error(limits.memory_limit_mb)
         replacement["line"], replacement["column"] = error.get("line"), error.get("column")
         replacement["stack"] = error.get("stack")
