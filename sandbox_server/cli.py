@@ -19,13 +19,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from sandbox_server.client_errors import HttpFailures, explain_failure
-from sandbox_server.settings import (
-    DEFAULT_HOST,
-    DEFAULT_HTTP_REQUESTS_PER_WORKER,
-    DEFAULT_PORT,
-    MIN_HTTP_MAX_REQUESTS,
-    Settings,
-)
+from sandbox_server.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 
 __all__ = ["main", "run"]
 
@@ -45,17 +39,25 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
     ("--max-files", "max_files", int, "most data-folder files one execute_js call may name"),
     ("--max-files-bytes", "max_files_bytes", int, "most bytes of data-folder files one execute_js call may name"),
     ("--max-resource-bytes", "max_resource_bytes", int, "largest data-folder file resources/read returns"),
+    (
+        "--max-request-memory-mb",
+        "max_request_memory_mb",
+        int,
+        "memory requests in progress may hold together, estimated from their size; more are refused",
+    ),
+    ("--max-queue-wait-s", "max_queue_wait_s", float, "seconds a call may wait for a free worker"),
 ]
 
 
 # HTTP limits, as flags of `serve`: (flag, field, type, help)
 _HTTP_FLAGS: list[tuple[str, str, type, str]] = [
     ("--http-max-connections", "http_max_connections", int, "open connections at most"),
-    ("--http-max-requests", "http_max_requests", int, "/mcp requests in progress at most; more get 503"),
     ("--http-header-timeout", "http_header_timeout_s", float, "seconds a client may take to send request headers"),
     ("--http-body-timeout", "http_body_timeout_s", float, "seconds a client may take to send a request body"),
     ("--http-max-sessions", "http_max_sessions", int, "open sessions at most (with --http-sessions)"),
     ("--http-session-idle-timeout", "http_session_idle_timeout_s", float, "seconds before an unused session ends"),
+    ("--http-max-streams", "http_max_streams", int, "open GET streams at most (with --http-sessions)"),
+    ("--http-stream-max-s", "http_stream_max_s", float, "seconds before a GET stream is ended (with --http-sessions)"),
 ]
 
 
@@ -98,11 +100,7 @@ def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
     )
     for flag, field, kind, text in _HTTP_FLAGS:
         default = Settings.model_fields[field].default
-        shown = (
-            f"default: {DEFAULT_HTTP_REQUESTS_PER_WORKER} per worker, at least {MIN_HTTP_MAX_REQUESTS}"
-            if default is None
-            else f"default: {default:g}"
-        )
+        shown = f"default: {default:g}"
         env = "SANDBOX_" + field.upper()
         group.add_argument(flag, dest=field, type=kind, default=None, help=f"{text} ({shown}) [{env}]")
     group.add_argument(
@@ -358,7 +356,9 @@ async def _serve(settings: Settings, drain_timeout: float | None) -> None:
 
     if drain_timeout is None:
         drain_timeout = settings.max_timeout_ms / 1000 + 5
-    await serve_stdio(server, drain_timeout=drain_timeout)
+    await serve_stdio(
+        server, drain_timeout=drain_timeout, backlog=app.backlog, max_line_bytes=settings.max_message_bytes
+    )
 
 
 def run(argv: Sequence[str] | None = None) -> int:

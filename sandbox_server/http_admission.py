@@ -9,11 +9,12 @@ In order, each answered at once and before the body is read unless said otherwis
    stream), instead of an event stream that stays open for nothing;
 3. an ``MCP-Protocol-Version`` header naming a revision this server does not speak (``400`` naming the header and
    the revisions it does speak);
-4. room: at most ``request_limit`` POSTs are in progress (running, or waiting for a worker); one more is answered
-   ``503`` with ``Retry-After``, so what waiting requests can hold in memory is bounded and nobody queues without
-   limit;
+4. room: the memory the request will hold, estimated from its ``Content-Length`` before the body is read and from
+   the body once read (:mod:`sandbox_server.backlog`), must fit the budget left by the requests in progress
+   (running, or waiting for a worker); otherwise ``503`` with ``Retry-After``, at once. Small calls are never
+   refused while the budget has room, however many are in progress;
 5. the body, read here in full within ``body_timeout_s`` (``408`` otherwise) and up to ``max_body_bytes``
-   (``413``), then handed on unchanged.
+   (``413``, at once when ``Content-Length`` says so), then handed on unchanged.
 
 Requests that accept ``text/event-stream`` go to the transport that answers with a stream (which carries the
 request's progress and log notifications before its result); without sessions, a client that accepts only
@@ -38,6 +39,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sandbox_server.backlog import Backlog, request_cost
 from sandbox_server.http_connections import LogThrottle
 
 __all__ = ["Admission", "AdmissionLimits", "bearer_matches"]
@@ -52,11 +54,12 @@ SPOKEN_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
 class AdmissionLimits:
     """The limits and policy :class:`Admission` applies."""
 
-    request_limit: int
     body_timeout_s: float
     max_body_bytes: int
     sessions: bool
     token: str | None = None
+    max_streams: int = 64
+    stream_max_s: float = 300.0
 
 
 def bearer_matches(header: bytes | None, token: str) -> bool:
@@ -87,13 +90,14 @@ async def _answer(
 class Admission:
     """ASGI application in front of the MCP transports; see the module docstring for what it checks."""
 
-    def __init__(self, streaming: ASGIApp, plain: ASGIApp | None, limits: AdmissionLimits) -> None:
+    def __init__(self, streaming: ASGIApp, plain: ASGIApp | None, limits: AdmissionLimits, backlog: Backlog) -> None:
         self._streaming = streaming
         self._plain = plain
         self._limits = limits
-        self.in_progress = 0
-        self.refused = 0
-        self._streams: set[anyio.CancelScope] = set()
+        self.backlog = backlog
+        # Open GET streams, oldest first (dicts keep insertion order).
+        self._streams: dict[anyio.CancelScope, None] = {}
+        self.streams_ended = 0
         self._refusal_log = LogThrottle(logger, logging.WARNING)
         self._timeout_log = LogThrottle(logger, logging.INFO)
 
@@ -136,31 +140,63 @@ class Admission:
         if method != "POST":
             await self._streaming(scope, receive, send)
             return
-        if self.in_progress >= limits.request_limit:
-            self.refused += 1
-            self._refusal_log("refusing a request: %d requests are in progress, the limit", self.in_progress)
-            await _answer(
-                send,
-                503,
-                f"Service Unavailable: {limits.request_limit} requests are in progress, as many as this server "
-                f"accepts; retry after {RETRY_AFTER_S} s",
-                code=-32000,
-                headers={"Retry-After": str(RETRY_AFTER_S)},
-            )
+        announced = _content_length(scope)
+        if announced is not None and announced > limits.max_body_bytes:
+            await _too_large(send, limits.max_body_bytes)
             return
-        self.in_progress += 1
+        reserved = request_cost(b"") + (announced or 0)
+        if not self.backlog.reserve(reserved):
+            await self._refuse(send, reserved)
+            return
         try:
-            await self._admitted(scope, receive, send)
+            reserved = await self._admitted(scope, receive, send, reserved)
         finally:
-            self.in_progress -= 1
+            self.backlog.release(reserved)
+
+    @property
+    def in_progress(self) -> int:
+        """POSTs being read, run or waiting for a worker."""
+        return self.backlog.requests
+
+    @property
+    def refused(self) -> int:
+        """POSTs refused for lack of room so far."""
+        return self.backlog.refused
+
+    async def _refuse(self, send: Send, cost: int) -> None:
+        self._refusal_log(
+            "refusing a request: %d requests in progress hold %d of %d bytes",
+            self.backlog.requests,
+            self.backlog.in_use,
+            self.backlog.limit,
+        )
+        await _answer(
+            send,
+            503,
+            f"Service Unavailable: {self.backlog.refusal(cost)}; retry after {RETRY_AFTER_S} s",
+            code=-32000,
+            headers={"Retry-After": str(RETRY_AFTER_S)},
+        )
 
     def close_streams(self) -> None:
         """End every open ``GET`` stream (sessions only), so that a drain does not wait for them."""
-        for scope in self._streams:
+        for scope in list(self._streams):
             scope.cancel()
 
+    @property
+    def open_streams(self) -> int:
+        """GET streams open now (sessions only)."""
+        return len(self._streams)
+
     async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A session's ``GET`` stream, which :meth:`close_streams` ends cleanly."""
+        """A session's ``GET`` stream, which :meth:`close_streams` ends cleanly.
+
+        Streams are bounded apart from requests: at most ``max_streams`` are open (a new one ends the oldest, whose
+        client may open it again), so that they never take the connections that health checks and new clients
+        need; and each ends after ``stream_max_s``, since the transport counts an open stream as a request in
+        flight and a session whose stream stayed open would never reach its idle timeout.
+        """
+        limits = self._limits
         started = False
 
         async def watched(message: Message) -> None:
@@ -168,18 +204,26 @@ class Admission:
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        with anyio.CancelScope() as cancel:
-            self._streams.add(cancel)
+        while len(self._streams) >= limits.max_streams:
+            oldest = next(iter(self._streams))
+            del self._streams[oldest]
+            oldest.cancel()
+            self.streams_ended += 1
+        with anyio.CancelScope(deadline=anyio.current_time() + limits.stream_max_s) as cancel:
+            self._streams[cancel] = None
             try:
                 await self._streaming(scope, receive, watched)
             finally:
-                self._streams.discard(cancel)
+                self._streams.pop(cancel, None)
         if cancel.cancelled_caught and started:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
-    async def _admitted(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _admitted(self, scope: Scope, receive: Receive, send: Send, reserved: int) -> int:
+        """Read the body, grow the reservation to what the body holds, and hand the request on; returns the bytes
+        reserved at the end, for the caller to release."""
         limits = self._limits
-        body = bytearray()
+        chunks: list[bytes] = []
+        size = 0
         disconnected = False
         with anyio.move_on_after(limits.body_timeout_s) as reading:
             while True:
@@ -187,19 +231,23 @@ class Admission:
                 if message["type"] == "http.disconnect":
                     disconnected = True
                     break
-                body += message.get("body", b"")
-                if len(body) > limits.max_body_bytes:
-                    await _answer(
-                        send,
-                        413,
-                        f"Payload Too Large: a request body may have at most {limits.max_body_bytes} bytes",
-                        headers={"Connection": "close"},
-                    )
-                    return
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limits.max_body_bytes:
+                    await _too_large(send, limits.max_body_bytes)
+                    return reserved
+                if chunk:
+                    chunks.append(chunk)
+                if size + request_cost(b"") > reserved:
+                    # A body longer than announced (or sent in chunks without a length): count it as it comes.
+                    if not self.backlog.grow(reserved, size + request_cost(b"")):
+                        await self._refuse(send, size)
+                        return reserved
+                    reserved = size + request_cost(b"")
                 if not message.get("more_body", False):
                     break
         if disconnected:
-            return
+            return reserved
         if reading.cancelled_caught:
             self._timeout_log("a request body took longer than %g s; answered 408", limits.body_timeout_s)
             await _answer(
@@ -208,16 +256,47 @@ class Admission:
                 f"Request Timeout: the body did not arrive within {limits.body_timeout_s:g} s",
                 headers={"Connection": "close"},
             )
-            return
+            return reserved
+        body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        del chunks
+        cost = request_cost(body)
+        if not self.backlog.grow(reserved, cost):
+            await self._refuse(send, cost)
+            return reserved
+        reserved = max(reserved, cost)
         target = self._streaming
         if self._plain is not None and not check_accept_headers(Request(scope))[1]:
             target = self._plain
         if not limits.sessions and _opens_a_conversation(scope, body):
             send = _with_correlation_id(send)
-        await target(scope, _replay(bytes(body), receive), send)
+        replayed = _replay(body, receive)
+        del body  # from here only the transport holds the body
+        await target(scope, replayed, send)
+        return reserved
 
 
-def _opens_a_conversation(scope: Scope, body: bytearray) -> bool:
+def _content_length(scope: Scope) -> int | None:
+    """The body length a request announces, or None when it announces none (or an unreadable one)."""
+    for key, value in scope.get("headers", []):
+        if key == b"content-length":
+            try:
+                length = int(value)
+            except ValueError:
+                return None
+            return length if length >= 0 else None
+    return None
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    await _answer(
+        send,
+        413,
+        f"Payload Too Large: a request body may have at most {limit} bytes",
+        headers={"Connection": "close"},
+    )
+
+
+def _opens_a_conversation(scope: Scope, body: bytes) -> bool:
     """Whether this is an ``initialize`` request from a client that has no ``Mcp-Session-Id`` yet."""
     if any(key == b"mcp-session-id" for key, _ in scope.get("headers", [])) or b'"initialize"' not in body:
         return False
@@ -247,14 +326,16 @@ def _with_correlation_id(send: Send) -> Send:
 
 
 def _replay(body: bytes, receive: Receive) -> Callable[[], Awaitable[Message]]:
-    """A ``receive`` that hands out ``body`` as the whole request body, then passes on what the server sends."""
-    pending = True
+    """A ``receive`` that hands out ``body`` as the whole request body, then passes on what the server sends.
+
+    The body is let go of once handed out, so that this closure does not keep a second reference to it for as long
+    as the request runs.
+    """
+    pending: list[bytes] = [body]
 
     async def replayed() -> Message:
-        nonlocal pending
         if pending:
-            pending = False
-            return {"type": "http.request", "body": body, "more_body": False}
+            return {"type": "http.request", "body": pending.pop(), "more_body": False}
         return await receive()
 
     return replayed

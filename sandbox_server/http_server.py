@@ -31,7 +31,7 @@ from types import FrameType
 import uvicorn
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
+from mcp.server.transport_security import TransportSecuritySettings
 from sse_starlette.sse import AppStatus
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -51,8 +51,6 @@ logger = logging.getLogger(__name__)
 
 MCP_PATH = "/mcp"
 HEALTH_PATH = "/healthz"
-BODY_OVERHEAD_BYTES = 65_536
-"""Room in a request body for the JSON-RPC envelope around ``code`` and ``input``."""
 
 
 def _security(settings: Settings) -> TransportSecuritySettings:
@@ -69,8 +67,18 @@ def _security(settings: Settings) -> TransportSecuritySettings:
 
 def max_body_bytes(settings: Settings) -> int:
     """The largest request body accepted: room for the largest code and input, JSON-escaped, and the envelope."""
-    escaped = 2 * (settings.max_code_bytes + settings.max_input_bytes)
-    return max(DEFAULT_MAX_REQUEST_BODY_SIZE, escaped + BODY_OVERHEAD_BYTES)
+    return settings.max_message_bytes
+
+
+def _unbuffered(manager: StreamableHTTPSessionManager) -> ASGIApp:
+    """The manager's request handler behind its body-size middleware (mcp 2.3).
+
+    That middleware reads the whole body again into a buffer of its own and a copy of it, which stay alive as long
+    as the request does: three copies of every body while calls wait for a worker. :class:`Admission` has already
+    read the body within the same size limit and hands it on whole, so the manager is entered past it.
+    """
+    handler = getattr(manager, "_handle_request", None)
+    return handler if callable(handler) else manager.handle_request
 
 
 def _shared_lifespan(
@@ -136,17 +144,19 @@ class HttpApp:
                     max_request_body_size=body_limit,
                 )
             )
-        plain = self._managers[1].handle_request if len(self._managers) > 1 else None
+        plain = _unbuffered(self._managers[1]) if len(self._managers) > 1 else None
         self.admission = Admission(
-            self._managers[0].handle_request,
+            _unbuffered(self._managers[0]),
             plain,
             AdmissionLimits(
-                request_limit=settings.http_request_limit,
                 body_timeout_s=settings.http_body_timeout_s,
                 max_body_bytes=body_limit,
                 sessions=sessions,
                 token=settings.auth_token.get_secret_value() if settings.auth_token is not None else None,
+                max_streams=settings.http_max_streams,
+                stream_max_s=settings.http_stream_max_s,
             ),
+            app.backlog,
         )
 
         async def health(request: Request) -> Response:
@@ -158,8 +168,9 @@ class HttpApp:
                     "pool": stats,
                     "http": {
                         "requestsInProgress": self.admission.in_progress,
-                        "requestLimit": settings.http_request_limit,
                         "requestsRefused": self.admission.refused,
+                        "backlog": app.backlog.stats(),
+                        "streams": {"open": self.admission.open_streams, "ended": self.admission.streams_ended},
                         "connections": connections.stats(),
                     },
                 },
@@ -213,9 +224,7 @@ class _DrainingServer(uvicorn.Server):
             logger.warning("received signal %d again; still draining (SIGKILL stops at once)", sig)
 
 
-async def serve_http(
-    server: Server[App], app: App, settings: Settings, *, drain_timeout: float | None = None
-) -> None:
+async def serve_http(server: Server[App], app: App, settings: Settings, *, drain_timeout: float | None = None) -> None:
     """Run uvicorn until SIGTERM/SIGINT; requests in progress are answered (within ``drain_timeout``) before exit."""
     http_app = build_http_app(server, app, settings)
     http_app.connections.max_connections = raise_descriptor_limit(settings.http_max_connections, settings.workers)

@@ -6,6 +6,7 @@ handler (``sandbox_server.tools``) -> :class:`~sandbox_server.results.ToolResult
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import time
@@ -23,6 +24,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from sandbox_server.backlog import Backlog
 from sandbox_server.datafolder import DataFolder
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
@@ -74,6 +76,8 @@ class App:
     pool: WorkerPool
     registry: Registry
     validators: dict[str, ArgumentValidator]
+    backlog: Backlog
+    """The memory requests in progress hold, as the transports admit them."""
     folder: DataFolder | None = None
     """The data folder, when one is configured: its files are published as resources and readable by code."""
 
@@ -85,11 +89,14 @@ class App:
             output_cap_bytes=settings.output_cap_bytes,
             timezone=settings.timezone,
         )
-        pool = WorkerPool(settings.workers, limits)
+        pool = WorkerPool(settings.workers, limits, max_queue_wait_s=settings.max_queue_wait_s)
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
         registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder)])
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
-        return cls(settings=settings, pool=pool, registry=registry, validators=validators, folder=folder)
+        backlog = Backlog(settings.max_request_memory_mb * 2**20)
+        return cls(
+            settings=settings, pool=pool, registry=registry, validators=validators, backlog=backlog, folder=folder
+        )
 
     async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
         """Validate and run one tool call; every failure becomes a result, never an exception."""
@@ -228,14 +235,27 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
 _LEVELS: list[types.LoggingLevel] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
 
-def _non_json_numbers(value: Any, path: str = "") -> list[str]:
-    """Problems for NaN and infinite numbers anywhere in ``value``: a lenient JSON parser lets them through."""
+def _non_json_numbers(value: Any) -> list[str]:
+    """Problems for NaN and infinite numbers anywhere in ``value``: a lenient JSON parser lets them through.
+
+    The encoder finds out whether there is one at C speed; only then is ``value`` walked, in Python, to name where.
+    """
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return _non_json_paths(value)
+    except (TypeError, RecursionError):
+        return []
+    return []
+
+
+def _non_json_paths(value: Any, path: str = "") -> list[str]:
     if isinstance(value, float) and not math.isfinite(value):
         return [f"argument '{path.lstrip('.') or '(arguments)'}': {value!r} is not a JSON number"]
     if isinstance(value, dict):
-        return [problem for key, item in value.items() for problem in _non_json_numbers(item, f"{path}.{key}")]
+        return [problem for key, item in value.items() for problem in _non_json_paths(item, f"{path}.{key}")]
     if isinstance(value, list):
-        return [problem for index, item in enumerate(value) for problem in _non_json_numbers(item, f"{path}[{index}]")]
+        return [problem for index, item in enumerate(value) for problem in _non_json_paths(item, f"{path}[{index}]")]
     return []
 
 

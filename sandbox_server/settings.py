@@ -20,12 +20,15 @@ __all__ = [
     "DEFAULT_HTTP_HEADER_TIMEOUT_S",
     "DEFAULT_HTTP_MAX_CONNECTIONS",
     "DEFAULT_HTTP_MAX_SESSIONS",
-    "DEFAULT_HTTP_REQUESTS_PER_WORKER",
+    "DEFAULT_HTTP_MAX_STREAMS",
     "DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S",
+    "DEFAULT_HTTP_STREAM_MAX_S",
     "DEFAULT_MAX_CODE_BYTES",
     "DEFAULT_MAX_FILES",
     "DEFAULT_MAX_FILES_BYTES",
     "DEFAULT_MAX_INPUT_BYTES",
+    "DEFAULT_MAX_QUEUE_WAIT_S",
+    "DEFAULT_MAX_REQUEST_MEMORY_MB",
     "DEFAULT_MAX_RESOURCE_BYTES",
     "DEFAULT_MAX_TIMEOUT_MS",
     "DEFAULT_MEMORY_LIMIT_MB",
@@ -33,7 +36,8 @@ __all__ = [
     "DEFAULT_PORT",
     "DEFAULT_TIMEOUT_MS",
     "DEFAULT_TIMEZONE",
-    "MIN_HTTP_MAX_REQUESTS",
+    "MESSAGE_OVERHEAD_BYTES",
+    "MIN_MESSAGE_BYTES",
     "Settings",
     "default_workers",
     "is_loopback",
@@ -57,6 +61,16 @@ DEFAULT_MAX_FILES_BYTES = 16 * 1_048_576
 """Most bytes (as stored on disk) of data-folder files one ``execute_js`` call may name, together."""
 DEFAULT_MAX_RESOURCE_BYTES = 10 * 1_048_576
 """Largest data-folder file ``resources/read`` returns."""
+DEFAULT_MAX_REQUEST_MEMORY_MB = 256
+"""Memory that requests in progress (running, or waiting for a worker) may hold together, estimated from their size
+(see :mod:`sandbox_server.backlog`); a request that does not fit is refused at once (HTTP 503 with Retry-After, a
+JSON-RPC error over stdio)."""
+DEFAULT_MAX_QUEUE_WAIT_S = 30.0
+"""Seconds a call may wait for a free JavaScript worker before it is answered that the server is busy."""
+MIN_MESSAGE_BYTES = 4 * 1_048_576
+"""The largest request message is never set below this (the transport SDK's own default)."""
+MESSAGE_OVERHEAD_BYTES = 65_536
+"""Room in a request message for the JSON-RPC envelope around ``code`` and ``input``."""
 DEFAULT_TIMEZONE = "UTC"
 """Time zone the JavaScript engine sees, so that date output does not depend on the host."""
 DEFAULT_HOST = "127.0.0.1"
@@ -75,6 +89,10 @@ DEFAULT_HTTP_BODY_TIMEOUT_S = 20.0
 """Seconds a request may take to send its body once its headers have arrived."""
 DEFAULT_HTTP_MAX_SESSIONS = 1_000
 """Open sessions at most when HTTP sessions are enabled."""
+DEFAULT_HTTP_MAX_STREAMS = 64
+"""Open ``GET /mcp`` streams at most (HTTP sessions only); a new one ends the oldest."""
+DEFAULT_HTTP_STREAM_MAX_S = 300.0
+"""Seconds a ``GET /mcp`` stream stays open before the server ends it (its client may open a new one)."""
 DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S = 600.0
 """Seconds a session may go without any request before it is closed (HTTP sessions only)."""
 
@@ -106,6 +124,12 @@ class Settings(BaseSettings):
         DEFAULT_MAX_FILES_BYTES, ge=1, description="most bytes of data-folder files per execute_js call"
     )
     max_resource_bytes: int = Field(DEFAULT_MAX_RESOURCE_BYTES, ge=1, description="largest file resources/read returns")
+    max_request_memory_mb: int = Field(
+        DEFAULT_MAX_REQUEST_MEMORY_MB, ge=1, le=1_048_576, description="memory requests in progress may hold together"
+    )
+    max_queue_wait_s: float = Field(
+        DEFAULT_MAX_QUEUE_WAIT_S, gt=0, le=86_400, description="seconds a call may wait for a free worker"
+    )
     workers: int = Field(default_factory=default_workers, ge=1, le=256, description="JavaScript worker processes")
     timezone: str = Field(DEFAULT_TIMEZONE, min_length=1, description="time zone seen by JavaScript (IANA name)")
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
@@ -123,9 +147,6 @@ class Settings(BaseSettings):
         False, description="keep MCP sessions (Mcp-Session-Id) over HTTP, for logging/setLevel and cancellation"
     )
     http_max_connections: int = Field(DEFAULT_HTTP_MAX_CONNECTIONS, ge=1, le=65_536, description="open connections")
-    http_max_requests: int | None = Field(
-        None, ge=1, le=65_536, description="/mcp requests in progress (default: 4 per worker, at least 8)"
-    )
     http_header_timeout_s: float = Field(
         DEFAULT_HTTP_HEADER_TIMEOUT_S, gt=0, le=3_600, description="seconds to send a request's headers"
     )
@@ -133,6 +154,12 @@ class Settings(BaseSettings):
         DEFAULT_HTTP_BODY_TIMEOUT_S, gt=0, le=3_600, description="seconds to send a request's body"
     )
     http_max_sessions: int = Field(DEFAULT_HTTP_MAX_SESSIONS, ge=1, le=1_000_000, description="open HTTP sessions")
+    http_max_streams: int = Field(
+        DEFAULT_HTTP_MAX_STREAMS, ge=1, le=65_536, description="open GET /mcp streams (HTTP sessions only)"
+    )
+    http_stream_max_s: float = Field(
+        DEFAULT_HTTP_STREAM_MAX_S, gt=0, le=86_400, description="seconds before a GET /mcp stream is ended"
+    )
     http_session_idle_timeout_s: float = Field(
         DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S, gt=0, le=86_400, description="seconds before an idle session closes"
     )
@@ -170,11 +197,11 @@ class Settings(BaseSettings):
         return value
 
     @property
-    def http_request_limit(self) -> int:
-        """``/mcp`` requests in progress at most: ``http_max_requests``, or its default for the worker count."""
-        if self.http_max_requests is not None:
-            return self.http_max_requests
-        return max(MIN_HTTP_MAX_REQUESTS, DEFAULT_HTTP_REQUESTS_PER_WORKER * self.workers)
+    def max_message_bytes(self) -> int:
+        """The largest request message accepted (an HTTP body, a line over stdio): room for the largest ``code``
+        and ``input``, each character JSON-escaped at worst to two, and the envelope."""
+        escaped = 2 * (self.max_code_bytes + self.max_input_bytes)
+        return max(MIN_MESSAGE_BYTES, escaped + MESSAGE_OVERHEAD_BYTES)
 
     @model_validator(mode="after")
     def _default_within_maximum(self) -> Settings:

@@ -7,6 +7,9 @@ and it ignores lines that are not JSON. Between the transport and the server thi
   JSON-RPC message with an invalid-request error (``-32600``), as JSON-RPC 2.0 requires;
 - answers itself what the SDK would mishandle: a request whose id is not a string or an integer, a second
   request under the id of one still in progress, a second ``initialize`` (``-32600`` each);
+- bounds what requests in progress hold by the same memory budget as HTTP (:mod:`sandbox_server.backlog`): a
+  request whose estimated size does not fit is answered at once that the server is busy (``-32000``), and a line
+  longer than the largest message the server accepts is answered ``-32600`` without being held in memory;
 - on end-of-input or SIGTERM stops reading, waits until every request already received has been answered
   (bounded by ``drain_timeout``), and only then lets the server shut down (which stops the worker pool); a
   further SIGTERM during that drain is logged and changes nothing.
@@ -14,9 +17,13 @@ and it ignores lines that are not JSON. Between the transport and the server thi
 
 from __future__ import annotations
 
+import collections
+import json
 import logging
 import os
+import re
 import signal
+from dataclasses import dataclass
 from typing import Any, cast
 
 import anyio
@@ -28,11 +35,16 @@ from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-__all__ = ["InFlight", "InputLines", "OutputLines", "relay_until_drained", "serve_stdio"]
+from sandbox_server.backlog import Backlog, request_cost
+
+__all__ = ["InFlight", "InputLines", "LineRecord", "OutputLines", "relay_until_drained", "serve_stdio"]
 
 STDIN_FILENO = 0
 STDOUT_FILENO = 1
 STDERR_FILENO = 2
+
+SERVER_BUSY = -32000
+"""The JSON-RPC error code of a request refused for lack of room (HTTP answers 503 with the same code)."""
 
 logger = logging.getLogger(__name__)
 
@@ -40,18 +52,23 @@ logger = logging.getLogger(__name__)
 class InFlight:
     """The requests received and not yet answered (by id, with their method), and whether the handshake is done."""
 
-    def __init__(self) -> None:
+    def __init__(self, backlog: Backlog | None = None) -> None:
         self._methods: dict[types.RequestId, str] = {}
+        self._costs: dict[types.RequestId, int] = {}
         self._changed = anyio.Event()
         self.initialized = False
+        self.backlog = backlog
 
-    def add(self, request_id: types.RequestId, method: str) -> None:
+    def add(self, request_id: types.RequestId, method: str, cost: int = 0) -> None:
         self._methods[request_id] = method
+        if cost:
+            self._costs[request_id] = cost
 
     def answered(self, message: types.JSONRPCResponse | types.JSONRPCError) -> None:
         """The server answered ``message.id``; a successful ``initialize`` completes the handshake."""
         if message.id is None or message.id not in self._methods:
             return
+        self._release(message.id)
         if self._methods.pop(message.id) == "initialize" and isinstance(message, types.JSONRPCResponse):
             self.initialized = True
         self._notify()
@@ -62,8 +79,14 @@ class InFlight:
             return
         key = coerce_request_id(request_id)
         for known in [known for known in self._methods if coerce_request_id(known) == key]:
+            self._release(known)
             del self._methods[known]
         self._notify()
+
+    def _release(self, request_id: types.RequestId) -> None:
+        cost = self._costs.pop(request_id, None)
+        if cost is not None and self.backlog is not None:
+            self.backlog.release(cost)
 
     def __contains__(self, request_id: types.RequestId) -> bool:
         return request_id in self._methods
@@ -83,7 +106,19 @@ class InFlight:
         self._changed = anyio.Event()
 
 
-def _screen(message: types.JSONRPCMessage, in_flight: InFlight) -> SessionMessage | None:
+@dataclass(frozen=True, slots=True)
+class LineRecord:
+    """What :class:`InputLines` learnt of one line it handed on: its size, its estimated cost in memory once
+    parsed (see :mod:`sandbox_server.backlog`), and whether it was too long to be read at all."""
+
+    size: int
+    cost: int
+    oversized: bool = False
+
+
+def _screen(
+    message: types.JSONRPCMessage, in_flight: InFlight, record: LineRecord | None = None
+) -> SessionMessage | None:
     """The relay's own answer to a message the server must not see, or None to pass it on.
 
     The SDK would take a request with an unusable id for a notification and never answer it, run two requests
@@ -110,13 +145,29 @@ def _screen(message: types.JSONRPCMessage, in_flight: InFlight) -> SessionMessag
         )
     if message.method == "initialize" and (in_flight.initialized or in_flight.initializing()):
         return _error(message.id, types.INVALID_REQUEST, "Invalid Request: the session is already initialized")
-    in_flight.add(message.id, message.method)
+    cost = 0
+    backlog = in_flight.backlog
+    if record is not None and backlog is not None:
+        cost = record.cost
+        if not backlog.reserve(cost):
+            return _error(message.id, SERVER_BUSY, f"Server busy: {backlog.refusal(cost)}; retry in a moment")
+    in_flight.add(message.id, message.method, cost)
     return None
 
 
 def _error(request_id: types.RequestId | None, code: int, message: str) -> SessionMessage:
     return SessionMessage(
         types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
+    )
+
+
+def _oversized(message: types.JSONRPCMessage | None, record: LineRecord, limit: int | None) -> SessionMessage:
+    request_id = message.id if isinstance(message, types.JSONRPCRequest) else None
+    return _error(
+        request_id,
+        types.INVALID_REQUEST,
+        f"Invalid Request: the message is {record.size} bytes long; at most {limit} bytes are accepted in one "
+        "message (max_code_bytes and max_input_bytes set the room for code and input)",
     )
 
 
@@ -149,13 +200,16 @@ async def relay_until_drained(
     *,
     stop: anyio.Event,
     drain_timeout: float,
+    lines: InputLines | None = None,
+    backlog: Backlog | None = None,
 ) -> None:
     """Relay messages between the transport (``source``/``sink``) and the server's streams.
 
     Returns once input has ended (or ``stop`` is set) and every request received has been answered, or
-    ``drain_timeout`` seconds after input ended, whichever comes first; the server's input is then closed.
+    ``drain_timeout`` seconds after input ended, whichever comes first; the server's input is then closed. With
+    ``lines`` (the transport's input) and a ``backlog``, what requests in progress hold is bounded.
     """
-    in_flight = InFlight()
+    in_flight = InFlight(backlog)
 
     async def outbound() -> None:
         async with from_server, sink:  # closing the sink lets the transport's writer finish
@@ -168,7 +222,12 @@ async def relay_until_drained(
     async def inbound(scope: anyio.CancelScope) -> None:
         with scope:
             async for item in source:
-                answer = _rejection(item) if isinstance(item, Exception) else _screen(item.message, in_flight)
+                record = lines.take_record() if lines is not None else None
+                if record is not None and record.oversized:
+                    message = None if isinstance(item, Exception) else item.message
+                    await sink.send(_oversized(message, record, lines.max_line_bytes if lines is not None else 0))
+                    continue
+                answer = _rejection(item) if isinstance(item, Exception) else _screen(item.message, in_flight, record)
                 if answer is not None:
                     await sink.send(answer)
                     continue
@@ -210,7 +269,7 @@ class InputLines:
 
     _CHUNK = 1 << 18
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, max_line_bytes: int | None = None) -> None:
         self._fd = fd
         self._buffer = bytearray()
         self._scanned = 0  # bytes of the buffer known to hold no newline
@@ -218,6 +277,16 @@ class InputLines:
         self._closed = False
         self._watchable = True
         self._waiting: anyio.CancelScope | None = None
+        self.max_line_bytes = max_line_bytes
+        # A record for each line handed on, in order; the transport turns each line into one message.
+        self._records: collections.deque[LineRecord] = collections.deque()
+        # While a line too long to keep is skipped: its start (where its id is), and its size so far.
+        self._skipped_head: bytes | None = None
+        self._skipped = 0
+
+    def take_record(self) -> LineRecord | None:
+        """The record of the oldest line handed on and not yet accounted for."""
+        return self._records.popleft() if self._records else None
 
     def close(self) -> None:
         """Report the end of input to the reader, now if it is waiting for a line, else at its next line."""
@@ -232,12 +301,19 @@ class InputLines:
         while not self._closed:
             end = self._buffer.find(b"\n", self._scanned)
             if end >= 0:
+                if self._skipped_head is not None:
+                    return self._end_skipping(end)
                 line = self._buffer[:end]
                 del self._buffer[: end + 1]
                 self._scanned = 0
+                self._records.append(LineRecord(len(line), request_cost(line)))
                 return line.decode("utf-8", "replace")
+            if self.max_line_bytes is not None and len(self._buffer) > self.max_line_bytes:
+                self._skip_buffer()
             self._scanned = len(self._buffer)
             if self._eof:
+                if self._skipped_head is not None:
+                    return self._end_skipping(len(self._buffer))
                 break
             chunk = await self._read()
             if chunk is None:
@@ -249,6 +325,27 @@ class InputLines:
                 if self._buffer:  # a last line without a newline
                     self._buffer += b"\n"
         raise StopAsyncIteration
+
+    def _skip_buffer(self) -> None:
+        """Let go of a line that is already longer than any message accepted, keeping only its start."""
+        if self._skipped_head is None:
+            self._skipped_head = bytes(self._buffer[:_ID_SCAN_BYTES])
+        self._skipped += len(self._buffer)
+        self._buffer.clear()
+
+    def _end_skipping(self, end: int) -> str:
+        """The stand-in for a skipped line that ends at ``end`` of the buffer: a message with only its id."""
+        size = self._skipped + end
+        head = self._skipped_head or b""
+        del self._buffer[: end + 1]
+        self._scanned = 0
+        self._skipped_head = None
+        self._skipped = 0
+        self._records.append(LineRecord(size, 0, oversized=True))
+        request_id = _leading_id(head)
+        if request_id is None:
+            return '{"jsonrpc": "2.0", "method": "notifications/oversized"}'
+        return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "oversized"})
 
     async def _read(self) -> bytes | None:
         """The next bytes (empty at end of input), or None once closed."""
@@ -270,6 +367,28 @@ class InputLines:
             except OSError as exc:
                 logger.warning("reading stdin failed (%s); treating it as the end of input", exc)
                 return b""
+
+
+_ID_SCAN_BYTES = 4096
+"""How much of a line too long to read is kept to find its id."""
+_ID_VALUE = re.compile(rb'\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,256}")')
+
+
+def _leading_id(head: bytes) -> types.RequestId | None:
+    """The id of a JSON-RPC message from the start of its text, when it comes before ``params`` (as clients write
+    it); None when it cannot be told, since answering under a wrong id would confuse the client."""
+    at = head.find(b'"id"')
+    params = head.find(b'"params"')
+    if at < 0 or (0 <= params < at) or not head.lstrip().startswith(b"{"):
+        return None
+    match = _ID_VALUE.match(head, at + 4)
+    if match is None:
+        return None
+    try:
+        value = json.loads(match.group(1))
+    except ValueError:
+        return None
+    return value if isinstance(value, int | str) and not isinstance(value, bool) else None
 
 
 class OutputLines:
@@ -319,15 +438,21 @@ class OutputLines:
         os.close(self._fd)
 
 
-async def serve_stdio(server: Server[Any], *, drain_timeout: float) -> None:
-    """Serve ``server`` over stdin/stdout until stdin closes or SIGTERM arrives, answering what was received."""
-    lines = InputLines(STDIN_FILENO)
+async def serve_stdio(
+    server: Server[Any], *, drain_timeout: float, backlog: Backlog | None = None, max_line_bytes: int | None = None
+) -> None:
+    """Serve ``server`` over stdin/stdout until stdin closes or SIGTERM arrives, answering what was received.
+
+    With a ``backlog``, requests whose estimated memory does not fit are refused; lines longer than
+    ``max_line_bytes`` are refused without being kept.
+    """
+    lines = InputLines(STDIN_FILENO, max_line_bytes)
     output = OutputLines()
     # The transport only iterates over its stdin and calls write and flush on its stdout.
     stdin = cast("anyio.AsyncFile[str]", lines)
     stdout = cast("anyio.AsyncFile[str]", output)
     try:
-        await _serve_streams(server, stdin, stdout, lines, drain_timeout)
+        await _serve_streams(server, stdin, stdout, lines, drain_timeout, backlog)
     finally:
         output.close()
 
@@ -338,6 +463,7 @@ async def _serve_streams(
     stdout: anyio.AsyncFile[str],
     lines: InputLines,
     drain_timeout: float,
+    backlog: Backlog | None = None,
 ) -> None:
     stop = anyio.Event()
     to_server, server_input = anyio.create_memory_object_stream[SessionMessage | Exception](0)
@@ -362,7 +488,9 @@ async def _serve_streams(
                 await server.run(server_input, server_output, server.create_initialization_options())
 
         group.start_soon(run_server)
-        await relay_until_drained(source, sink, to_server, from_server, stop=stop, drain_timeout=drain_timeout)
+        await relay_until_drained(
+            source, sink, to_server, from_server, stop=stop, drain_timeout=drain_timeout, lines=lines, backlog=backlog
+        )
         # The server saw the end of its input and has returned (its lifespan stopped the workers). Lines that
         # came after a SIGTERM are dropped; the transport's reader then ends with the input.
         lines.close()

@@ -386,13 +386,21 @@ def test_the_http_limits_are_flags_and_variables_with_documented_defaults(monkey
     from sandbox_server.cli import _settings_from, build_parser
     from sandbox_server.settings import Settings
 
-    assert Settings(workers=1).http_request_limit == 8
-    assert Settings(workers=3).http_request_limit == 12
+    assert Settings(workers=1).max_request_memory_mb == 256
     parsed = build_parser().parse_args(
-        ["serve", "--transport", "http", "--http-sessions", "--http-max-requests", "5", "--http-header-timeout", "2.5"]
+        [
+            "serve",
+            "--transport",
+            "http",
+            "--http-sessions",
+            "--max-request-memory-mb",
+            "5",
+            "--http-header-timeout",
+            "2.5",
+        ]
     )
     settings = _settings_from(parsed)
-    assert (settings.http_sessions, settings.http_request_limit, settings.http_header_timeout_s) == (True, 5, 2.5)
+    assert (settings.http_sessions, settings.max_request_memory_mb, settings.http_header_timeout_s) == (True, 5, 2.5)
     assert Settings().http_max_connections == 256
     monkeypatch.setenv("SANDBOX_HTTP_MAX_CONNECTIONS", "77")
     monkeypatch.setenv("SANDBOX_HTTP_SESSIONS", "true")

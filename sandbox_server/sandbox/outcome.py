@@ -15,6 +15,7 @@ __all__ = [
     "ErrorInfo",
     "ErrorKind",
     "Outcome",
+    "busy_error",
     "checked_outcome",
     "crash_error",
     "failure_outcome",
@@ -24,7 +25,7 @@ __all__ = [
     "timeout_error",
 ]
 
-ErrorKind = Literal["syntax", "runtime", "timeout", "memory", "crashed"]
+ErrorKind = Literal["syntax", "runtime", "timeout", "memory", "crashed", "busy"]
 
 
 class ErrorInfo(TypedDict):
@@ -42,6 +43,7 @@ class ErrorInfo(TypedDict):
     stack: str | None
     limitMs: NotRequired[int]
     limitMb: NotRequired[int]
+    limitS: NotRequired[float]
 
 
 # Functional form: ``async`` is a keyword and cannot be a class attribute name.
@@ -87,6 +89,17 @@ def memory_error(limit_mb: int) -> ErrorInfo:
     """The error of an execution stopped for using more memory than allowed."""
     error = _error("memory", "MemoryError", f"execution exceeded the memory limit of {limit_mb} MiB")
     error["limitMb"] = limit_mb
+    return error
+
+
+def busy_error(waited_s: float, ahead: int) -> ErrorInfo:
+    """The error of a call that waited too long for a free worker; ``ahead`` calls were queued before it."""
+    error = _error(
+        "busy",
+        "ServerBusy",
+        f"no JavaScript worker became free within {waited_s:g} s ({ahead} calls were waiting ahead of this one)",
+    )
+    error["limitS"] = waited_s
     return error
 
 

@@ -29,7 +29,14 @@ import anyio.abc
 
 from sandbox_server.errors import PoolClosedError, SandboxError
 from sandbox_server.sandbox.limits import SandboxLimits
-from sandbox_server.sandbox.outcome import Outcome, crash_error, failure_outcome, memory_error, timeout_error
+from sandbox_server.sandbox.outcome import (
+    Outcome,
+    busy_error,
+    crash_error,
+    failure_outcome,
+    memory_error,
+    timeout_error,
+)
 from sandbox_server.sandbox.process import WorkerProcess
 from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
 
@@ -98,12 +105,15 @@ class WorkerPool:
     Args:
         size: The number of worker processes.
         limits: Limits of every execution; defaults from :mod:`sandbox_server.settings`.
+        max_queue_wait_s: How long a job may wait in the queue for a free worker before it is answered that the
+            pool is busy.
     """
 
-    def __init__(self, size: int, limits: SandboxLimits | None = None) -> None:
+    def __init__(self, size: int, limits: SandboxLimits | None = None, *, max_queue_wait_s: float = math.inf) -> None:
         if size < 1:
             raise ValueError(f"a pool needs at least one worker, not {size}")
         self._size = size
+        self._max_queue_wait_s = max_queue_wait_s
         self._limits = limits or SandboxLimits()
         self._slots: set[_Slot] = set()
         self._idle: collections.deque[_Slot] = collections.deque()
@@ -198,7 +208,8 @@ class WorkerPool:
         """Run ``job`` on the next free worker and return its outcome.
 
         Failures of the code (syntax, exceptions, timeouts, memory, a crashed worker) are outcomes, not
-        exceptions. If the calling task is cancelled, a queued job leaves the queue and a running job's
+        exceptions, and so is a wait for a worker longer than ``max_queue_wait_s`` (``busy``). If the calling
+        task is cancelled, a queued job leaves the queue and a running job's
         worker is killed and replaced.
 
         Raises:
@@ -212,9 +223,14 @@ class WorkerPool:
         pending = _Pending(job, next(self._ids))
         slot = self._take_idle()
         if slot is None:
+            ahead = len(self._queue)
             self._queue.append(pending)
             try:
-                await pending.assigned.wait()
+                with anyio.move_on_after(self._max_queue_wait_s):
+                    await pending.assigned.wait()
+                if pending.slot is None and not pending.closed:
+                    self._queue.remove(pending)
+                    return failure_outcome(busy_error(self._max_queue_wait_s, ahead), 0.0)
             except BaseException:
                 if pending.slot is None:
                     self._queue.remove(pending)

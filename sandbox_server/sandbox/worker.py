@@ -129,6 +129,7 @@ _LINE_TERMINATORS = re.compile("\r\n|[\n\r\u2028\u2029]")
 # mini-racer hands strings to V8 as UTF-8, which has no encoding for a lone surrogate; a request may hold one.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
+
 class _DataLimitNear(Exception):
     """The process's data size came within :data:`STOP_RESERVE_BYTES` of its ``RLIMIT_DATA``."""
 

@@ -23,7 +23,7 @@ __all__ = ["PROGRESS_INTERVAL_S", "execute_js_tool", "fenced", "render_outcome"]
 PROGRESS_INTERVAL_S = 0.5
 """How often a running execution reports progress when the caller asked for it."""
 
-ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed", "cancelled"]
+ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed", "cancelled", "busy"]
 
 
 def _description(settings: Settings) -> str:
@@ -68,6 +68,7 @@ def _files_schema(settings: Settings) -> dict[str, Any]:
     return {
         "type": "array",
         "minItems": 1,
+        "maxItems": settings.max_files,
         "description": "Data-folder files for the global `files`: paths, glob patterns or {path, as} objects.",
         "items": {
             # One schema for both forms: string keywords apply to names, object keywords to {"path", "as"}, so a
@@ -206,6 +207,11 @@ def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -
         return (
             f"Execution ran out of memory: the limit is {settings.memory_limit_mb} MiB per execution. "
             "Work on smaller pieces of data, avoid keeping everything in memory, or use typed arrays."
+        )
+    if kind == "busy":
+        return (
+            f"The server is busy: {error.get('message') or 'no JavaScript worker became free in time'}. The code did "
+            "not run; call again in a moment."
         )
     if kind == "crashed":
         detail = error.get("message") or "the worker process died"

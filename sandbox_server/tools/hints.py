@@ -52,8 +52,11 @@ _UNDEFINED_NAMES: dict[str, str] = {
     "Bun": "This sandbox is not Bun: use plain JavaScript and the web APIs it lists; data comes in `input`.",
 }
 _NOT_DEFINED = re.compile(r"^(\S+) is not defined$")
-_DYNAMIC_IMPORT = re.compile(r"\bimport\s*\(")
-_STATIC_IMPORT = re.compile(r"^\s*import\b(?!\s*\()", re.MULTILINE)
+# Each of these runs on the server's event loop over code of up to max_code_bytes, so each must take time linear in
+# the code's length: no pattern may let a repeated part of it (here white space) be tried from many starts.
+# (`^\s*` in multiline mode would rescan every run of blank lines from each of its lines: quadratic.)
+_DYNAMIC_IMPORT = re.compile(r"\bimport[ \t\r\n]*\(")
+_STATIC_IMPORT = re.compile(r"^[ \t]*import\b(?![ \t]*\()", re.MULTILINE)
 
 
 _DATA_FOLDER_FILES = (

@@ -76,9 +76,7 @@ async def test_a_strict_script_with_a_strict_only_parse_error_is_a_syntax_error(
         pytest.param("throw new RangeError('WebAssembly.Memory(): could not allocate memory')", id="wasm-words"),
         pytest.param("throw new RangeError('ArrayBuffer.prototype.resize: Out of memory')", id="resize-words"),
         pytest.param("throw ['Array buffer allocation failed'].map(RangeError)[0]", id="made-by-a-built-in"),
-        pytest.param(
-            "throw Reflect.construct(RangeError, ['Array buffer allocation failed'])", id="reflect-construct"
-        ),
+        pytest.param("throw Reflect.construct(RangeError, ['Array buffer allocation failed'])", id="reflect-construct"),
         pytest.param(
             "function ArrayBuffer() { throw new RangeError('Array buffer allocation failed'); }\nnew ArrayBuffer(1)",
             id="own-function-named-like-the-built-in",
@@ -118,9 +116,7 @@ async def test_words_of_an_allocation_failure_do_not_make_an_error_a_memory_erro
         ),
     ],
 )
-async def test_memory_outside_the_heap_that_cannot_be_had_is_still_a_memory_error(
-    sandbox: Sandbox, code: str
-) -> None:
+async def test_memory_outside_the_heap_that_cannot_be_had_is_still_a_memory_error(sandbox: Sandbox, code: str) -> None:
     call = await sandbox.run(code)
     assert call.kind == "memory", call.text
     await sandbox.assert_still_serving()

@@ -98,10 +98,28 @@ async def test_a_request_whose_id_is_not_a_string_or_integer_is_answered_not_ign
         await still_works(session)
 
 
-async def test_a_line_of_several_megabytes_with_oversized_code_is_a_tool_error_naming_the_cap(
+async def test_a_line_longer_than_any_accepted_message_is_refused_under_its_id_without_being_kept(
     session: WireSession,
 ) -> None:
-    code = "1;" * 2_500_000  # 5 MB, fifty times the cap
+    code = "1;" * 2_500_000  # 5 MB, fifty times the cap on code, more than the largest message (4 MiB)
+    with anyio.fail_after(60):
+        reply = await session.call("execute_js", {"code": code})
+        assert reply["error"]["code"] == INVALID_REQUEST
+        assert "at most 4194304 bytes" in reply["error"]["message"]
+        await still_works(session)
+
+
+async def test_an_invalid_line_of_several_megabytes_is_refused_without_being_parsed(session: WireSession) -> None:
+    line = b'{"jsonrpc": "2.0", "id": "big", "method": "tools/call", "params": {"code": "' + b"x" * 5_000_000
+    with anyio.fail_after(60):
+        await session.send_line(line)
+        reply = await session.reply("big")
+        assert reply["error"]["code"] == INVALID_REQUEST
+        await still_works(session)
+
+
+async def test_oversized_code_within_the_largest_message_is_a_tool_error_naming_the_cap(session: WireSession) -> None:
+    code = "1;" * 1_000_000  # 2 MB: twenty times the cap on code
     with anyio.fail_after(60):
         reply = await session.call("execute_js", {"code": code})
         result = reply["result"]
@@ -111,14 +129,25 @@ async def test_a_line_of_several_megabytes_with_oversized_code_is_a_tool_error_n
         await still_works(session)
 
 
-async def test_an_invalid_line_of_several_megabytes_gets_a_parse_error(session: WireSession) -> None:
-    line = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"code": "' + b"x" * 5_000_000
-    with anyio.fail_after(60):
-        seen = len(session.null_id_errors)
-        await session.send_line(line)
-        error = await session.next_null_id_error(seen)
-        assert error["error"]["code"] == PARSE_ERROR
-        await still_works(session)
+async def test_requests_beyond_the_memory_budget_are_refused_as_busy_and_small_ones_still_served() -> None:
+    large_input = list(range(50_000))  # about 3.5 MiB by the estimate; a budget of 8 MiB has room for two
+    async with open_session(workers=1, SANDBOX_MAX_REQUEST_MEMORY_MB="8") as session:
+        code = "await new Promise(resolve => setTimeout(resolve, 800)); input.length"
+        with anyio.fail_after(60):
+            first = await session.submit(
+                "tools/call", {"name": "execute_js", "arguments": {"code": code, "input": large_input}}
+            )
+            second = await session.submit(
+                "tools/call", {"name": "execute_js", "arguments": {"code": code, "input": large_input}}
+            )
+            refused = await session.call("execute_js", {"code": "1", "input": large_input})
+            assert not session.replies[first] and not session.replies[second]  # refused while both still wait
+            assert refused["error"]["code"] == -32000
+            assert "max_request_memory_mb" in refused["error"]["message"]
+            small = await session.call("execute_js", {"code": "6 * 7"})
+            assert small["result"]["structuredContent"]["result"] == 42
+            for request_id in (first, second):
+                assert (await session.reply(request_id))["result"]["structuredContent"]["result"] == 50_000
 
 
 async def test_an_unknown_method_gets_method_not_found(session: WireSession) -> None:

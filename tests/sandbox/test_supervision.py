@@ -258,3 +258,24 @@ async def test_each_job_tells_its_worker_how_many_jobs_wait_behind_it(monkeypatc
     # three wait behind it and leave one by one; the job after them finds the queue empty.
     assert backlogs[0] in (0, 3)
     assert backlogs[1:] == [2, 1, 0, 0]
+
+
+async def test_a_job_that_waits_longer_than_the_queue_allows_is_answered_busy_without_running() -> None:
+    async with WorkerPool(1, max_queue_wait_s=0.3) as small:
+        async with anyio.create_task_group() as group:
+            long_outcome: list[Outcome] = []
+
+            async def long_job() -> None:
+                long_outcome.append(await run_js(small, "await new Promise(r => setTimeout(r, 1500)); 'long'"))
+
+            group.start_soon(long_job)
+            with anyio.fail_after(WAIT_S):
+                while small.stats()["busy"] < 1:  # noqa: ASYNC110
+                    await anyio.sleep(0.01)  # polling until the one worker runs the long job
+            waited = await run_js(small, "globalThis.ran = true; 'ran'")
+            assert small.stats()["queued"] == 0
+        assert waited["error"] is not None and waited["error"]["kind"] == "busy"
+        assert "0.3 s" in str(waited["error"]["message"])
+        assert waited["stdout"] == "" and "result" not in waited
+        assert long_outcome[0]["result"] == "long"
+        assert (await run_js(small, "'next'"))["result"] == "next"

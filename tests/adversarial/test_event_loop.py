@@ -1,0 +1,145 @@
+"""Nothing a caller sends can stall the server's event loop, which every other client's requests share.
+
+Each case sends a call of a shape that once made the server work for seconds on the event loop (a hint matched
+with a quadratic regular expression, a list of names validated item by item, a large ``input`` walked before its
+size was checked) and keeps pinging the same server while it is handled: every ping must be answered promptly.
+The in-memory client runs on the server's own event loop, so any blocking work in the server delays the ping.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp import Client
+
+from sandbox_server import build_server
+from sandbox_server.server import App
+
+from ..conftest import make_settings
+from ..servers import http_server
+from .conftest import Sandbox
+
+pytestmark = [
+    pytest.mark.anyio,
+    # ping is part of the 2025-11-25 revision these clients speak.
+    pytest.mark.filterwarnings("ignore:ping is removed:mcp.shared.exceptions.MCPDeprecationWarning"),
+]
+
+PROMPT_S = 1.0
+"""The longest a ping may wait while the hostile call is handled (the stalls measured before were 4 to 35 s)."""
+
+
+async def slowest_ping(client: Client, work: Callable[[], Awaitable[Any]]) -> float:
+    """Run ``work`` while pinging through ``client`` every 20 ms; the longest wait, in seconds, from one answered
+    ping to the next (a stall of the loop delays whichever ping is due, sent or not)."""
+    slowest = 0.0
+    done = anyio.Event()
+
+    async def keep_pinging() -> None:
+        nonlocal slowest
+        last = time.perf_counter()
+        while not done.is_set():
+            await client.send_ping()
+            now = time.perf_counter()
+            slowest = max(slowest, now - last)
+            last = now
+            await anyio.sleep(0.02)
+
+    with anyio.fail_after(120):
+        async with anyio.create_task_group() as group:
+            group.start_soon(keep_pinging)
+            await anyio.sleep(0.05)  # a first ping is answered before the hostile call starts
+            try:
+                await work()
+            finally:
+                done.set()
+    return slowest
+
+
+async def test_matching_hints_on_code_of_many_blank_lines_does_not_stall_the_loop(sandbox: Sandbox) -> None:
+    code = "throw new SyntaxError('import')" + "\n" * 99_000
+
+    async def hostile() -> None:
+        call = await sandbox.run(code)
+        assert call.kind == "runtime"
+
+    slowest = await slowest_ping(sandbox.client, hostile)
+    assert slowest < PROMPT_S, slowest
+
+
+async def test_a_huge_input_refused_for_its_size_does_not_stall_the_loop(sandbox: Sandbox) -> None:
+    nested = [[] for _ in range(1_300_000)]  # about 4 MB of JSON, four times max_input_bytes
+
+    async def hostile() -> None:
+        call = await sandbox.run("input.length", input=nested)
+        assert call.kind == "arguments" and "bytes are accepted" in call.text
+
+    slowest = await slowest_ping(sandbox.client, hostile)
+    assert slowest < PROMPT_S, slowest
+
+
+@pytest.fixture(scope="module")
+async def folder_sandbox(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Sandbox]:
+    folder: Path = tmp_path_factory.mktemp("event-loop-data")
+    (folder / "a.csv").write_text("x\n1\n")
+    app = App.create(make_settings(data_dir=folder))
+    async with Client(build_server(app=app), mode="legacy") as client:
+        yield Sandbox(client, app)
+
+
+async def test_a_list_of_hundreds_of_thousands_of_names_is_refused_by_its_length(folder_sandbox: Sandbox) -> None:
+    names = [f"file-{index}.csv" for index in range(300_000)]
+
+    async def hostile() -> None:
+        call = await folder_sandbox.run("1", files=names)
+        assert call.kind == "arguments"
+        assert "300000 items, but maxItems is 100" in call.text
+
+    assert await slowest_ping(folder_sandbox.client, hostile) < PROMPT_S
+
+
+async def test_four_bodies_of_four_megabytes_do_not_delay_another_clients_health_check() -> None:
+    body = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "execute_js", "arguments": {"code": "1", "input": [[] for _ in range(1_300_000)]}},
+        },
+        separators=(",", ":"),
+    ).encode()
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    async with http_server() as (base, _), httpx2.AsyncClient(timeout=60) as http:
+        slowest = 0.0
+        done = anyio.Event()
+
+        async def post() -> None:
+            response = await http.post(base + "/mcp", content=body, headers=headers)
+            assert response.status_code in (200, 503)
+
+        async def check_health() -> None:
+            nonlocal slowest
+            async with httpx2.AsyncClient(timeout=60) as other:
+                last = time.perf_counter()
+                while not done.is_set():
+                    assert (await other.get(base + "/healthz")).status_code == 200
+                    now = time.perf_counter()
+                    slowest = max(slowest, now - last)
+                    last = now
+                    await anyio.sleep(0.02)
+
+        with anyio.fail_after(120):
+            async with anyio.create_task_group() as watching:
+                watching.start_soon(check_health)
+                async with anyio.create_task_group() as group:
+                    for _ in range(4):
+                        group.start_soon(post)
+                done.set()
+    assert slowest < PROMPT_S
