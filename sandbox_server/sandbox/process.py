@@ -24,7 +24,7 @@ from sandbox_server.sandbox.outcome import ErrorInfo, crash_error, memory_error
 from sandbox_server.sandbox.protocol import (
     HEADER,
     decode_frame,
-    encode_frame,
+    encode_frames,
     frame_length,
     may_hold_surrogates,
     well_formed,
@@ -134,7 +134,8 @@ class WorkerProcess:
 
     async def send(self, message: dict[str, Any]) -> None:
         """Write one message to the worker's stdin."""
-        await self._stdin.send(encode_frame(message))
+        for piece in encode_frames(message):
+            await self._stdin.send(piece)
 
     async def receive(self) -> dict[str, Any]:
         """Read the next message; a lone surrogate in its strings (JavaScript allows them) comes back as U+FFFD.

@@ -10,6 +10,11 @@ Pool -> worker::
     {"op": "run", "id": 7, "code": "1 + 1", "input": "<JSON text or empty>", "timeoutMs": 5000,
      "files": "<files payload or empty>"}
 
+A long text field (``input`` and ``files`` of a run request, which can be megabytes) travels after its message
+instead of inside it: the message lists the fields in ``attached`` (``"attached": ["input"]``), and one frame
+follows for each, in that order, holding the field's text as UTF-8 (lone surrogates as their three bytes), neither
+escaped nor parsed. The receiving side puts the fields back, so both sides deal in the same message.
+
 Worker -> pool::
 
     {"op": "ready", "v8": "14.4.258.23", "miniRacer": "0.14.1"}   at start-up and after each job, once a
@@ -31,12 +36,15 @@ from sandbox_server.sandbox.limits import setting_default
 from sandbox_server.sandbox.outcome import Outcome
 
 __all__ = [
+    "ATTACHABLE_FIELDS",
     "HEADER",
     "MAX_FRAME_BYTES",
     "Job",
     "ProtocolError",
+    "attach_fields",
     "decode_frame",
     "encode_frame",
+    "encode_frames",
     "frame_length",
     "may_hold_surrogates",
     "outcome_from_message",
@@ -85,6 +93,49 @@ def encode_frame(message: Mapping[str, Any]) -> bytes:
     if len(body) > MAX_FRAME_BYTES:
         raise ProtocolError(f"message of {len(body)} bytes exceeds the frame limit of {MAX_FRAME_BYTES} bytes")
     return HEADER.pack(len(body)) + body
+
+
+ATTACHABLE_FIELDS = ("input", "files")
+"""Fields of a run request that travel as frames of their own when they are long."""
+ATTACH_FROM_CHARS = 4096
+"""Texts shorter than this stay inside the message, where escaping them costs less than a frame of their own."""
+
+
+def encode_frames(message: Mapping[str, Any]) -> list[bytes]:
+    """``message`` as frames: the message without its long text fields, then one frame for each of them.
+
+    Each piece is a separate bytes object (header and body apart), so that a field of megabytes is encoded once
+    and never copied into a larger buffer.
+    """
+    attached = [
+        name
+        for name in ATTACHABLE_FIELDS
+        if isinstance(message.get(name), str) and len(message[name]) >= ATTACH_FROM_CHARS
+    ]
+    if not attached:
+        return [encode_frame(message)]
+    head = {key: value for key, value in message.items() if key not in attached}
+    head["attached"] = attached
+    frames = [encode_frame(head)]
+    for name in attached:
+        data = message[name].encode("utf-8", "surrogatepass")
+        if len(data) > MAX_FRAME_BYTES:
+            raise ProtocolError(f"field {name} of {len(data)} bytes exceeds the frame limit of {MAX_FRAME_BYTES}")
+        frames += [HEADER.pack(len(data)), data]
+    return frames
+
+
+def attach_fields(message: dict[str, Any], bodies: list[bytes]) -> dict[str, Any]:
+    """Put the fields that travelled after ``message`` (their frame bodies, in order) back into it."""
+    names = message.pop("attached")
+    if not isinstance(names, list) or len(names) != len(bodies) or not set(names) <= set(ATTACHABLE_FIELDS):
+        raise ProtocolError("the message's attached fields do not match the frames that followed it")
+    for name, body in zip(names, bodies, strict=True):
+        try:
+            message[name] = body.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError as exc:
+            raise ProtocolError(f"attached field {name} is not UTF-8: {exc}") from exc
+    return message
 
 
 def frame_length(header: bytes) -> int:

@@ -73,6 +73,7 @@ from sandbox_server.sandbox.outcome import (
 from sandbox_server.sandbox.protocol import (
     HEADER,
     ProtocolError,
+    attach_fields,
     decode_frame,
     encode_frame,
     frame_length,
@@ -700,11 +701,25 @@ class _Channel:
             if exc.partial:
                 raise ProtocolError("the request stream ended inside a frame header") from exc
             return None
+        message = decode_frame(await self._read_body(header))
+        if "attached" in message:
+            names = message["attached"]
+            count = len(names) if isinstance(names, list) else 0
+            bodies = [await self._read_body(await self._read_header()) for _ in range(count)]
+            message = attach_fields(message, bodies)
+        return message
+
+    async def _read_header(self) -> bytes:
         try:
-            body = await self._reader.readexactly(frame_length(header))
+            return await self._reader.readexactly(HEADER.size)
+        except asyncio.IncompleteReadError as exc:
+            raise ProtocolError("the request stream ended inside a frame header") from exc
+
+    async def _read_body(self, header: bytes) -> bytes:
+        try:
+            return await self._reader.readexactly(frame_length(header))
         except asyncio.IncompleteReadError as exc:
             raise ProtocolError("the request stream ended inside a frame") from exc
-        return decode_frame(body)
 
     def send(self, message: dict[str, Any]) -> None:
         """Write one message; blocking is fine, the pool always reads."""

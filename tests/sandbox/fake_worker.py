@@ -26,15 +26,28 @@ def send(message: dict[str, Any]) -> None:
     os.write(1, HEADER.pack(len(body)) + body)
 
 
-def receive() -> dict[str, Any] | None:
-    header = os.read(0, HEADER.size)
-    if len(header) < HEADER.size:
-        return None
+def read_frame() -> bytes | None:
+    header = b""
+    while len(header) < HEADER.size:
+        chunk = os.read(0, HEADER.size - len(header))
+        if not chunk:
+            return None
+        header += chunk
     (length,) = HEADER.unpack(header)
     body = b""
     while len(body) < length:
         body += os.read(0, length - len(body))
-    return dict(json.loads(body))
+    return body
+
+
+def receive() -> dict[str, Any] | None:
+    body = read_frame()
+    if body is None:
+        return None
+    message = dict(json.loads(body))
+    for name in message.pop("attached", []):
+        message[name] = (read_frame() or b"").decode("utf-8", "surrogatepass")
+    return message
 
 
 def outcome(job_id: int) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import anyio
 import pytest
 
@@ -155,3 +157,9 @@ async def test_a_promise_logged_just_before_a_timeout_is_never_shown_as_pending(
     assert outcome["error"] is not None
     assert outcome["error"]["kind"] == "timeout"
     assert outcome["stdout"] in ("before Promise { 1 }\n", "before Promise { <unknown> }\n")
+
+
+async def test_a_long_input_with_lone_surrogates_reaches_the_code_exactly(pool: WorkerPool) -> None:
+    items = ["caf\u00e9", "\ud83d", "\U0001f600"] * 3_000
+    outcome = await run_js(pool, "input.map(s => s.length).join('')", input_json=json.dumps(items, ensure_ascii=False))
+    assert outcome["result"] == "412" * 3_000

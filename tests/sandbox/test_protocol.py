@@ -163,3 +163,16 @@ def test_the_sandbox_package_exports_exactly_its_public_names() -> None:
         "engine_versions",
     ]
     assert all(hasattr(sandbox, name) for name in sandbox.__all__)
+
+
+def test_long_fields_travel_as_frames_of_their_own_and_come_back_the_same() -> None:
+    from sandbox_server.sandbox.protocol import attach_fields, encode_frames
+
+    text = '["caf\u00e9 \U0001f600", "\ud800"]' * 2_000
+    message = run_message(7, Job("input", text, 250, files_payload="[]\n" + "x" * 5_000))
+    frames = encode_frames(message)
+    head = decode_frame(frames[0][HEADER.size :])
+    assert head["attached"] == ["input", "files"] and "input" not in head and "files" not in head
+    assert [len(frames[1]), len(frames[3])] == [HEADER.size, HEADER.size]
+    assert attach_fields(head, [frames[2], frames[4]]) == message
+    assert encode_frames(run_message(8, Job("1", "[1]", 250))) == [encode_frame(run_message(8, Job("1", "[1]", 250)))]
