@@ -78,16 +78,6 @@ function streamAppendTail(stream, text, bytes) {
   }
 }
 
-// Records `bytes` of content that sit, unseen, right after what was written so far (the
-// middle of a huge string). Everything written afterwards belongs to the tail.
-function streamSkip(stream, bytes) {
-  if (bytes <= 0) return;
-  stream.headFull = true;
-  stream.gap += stream.tailBytes + bytes;
-  stream.tail = '';
-  stream.tailBytes = 0;
-}
-
 function omissionMarker(bytes) {
   return '\n... [' + bytes + ' bytes omitted] ...\n';
 }

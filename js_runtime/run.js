@@ -485,21 +485,13 @@ function abortMemory() {
   return abort('memory');
 }
 
-// The rendered result goes through a stream like the console output, so that a string of
-// many megabytes is stored as its two ends and the size of its middle. Returns whether the
-// rendering left something out (items, depth, the middle of a string).
+// The rendered result goes through a stream like the console output, sharing its budget.
+// Returns whether the rendering left something out (items, depth, the end of a string).
 function renderResult(stream, value) {
-  if (typeof value === 'string' && value.length > 2 * stringKeepChars + 1024) {
-    const length = value.length;
-    let headEndIndex = stringKeepChars;
-    if (isHighSurrogate(StringPrototypeCharCodeAt(value, headEndIndex - 1))) headEndIndex--;
-    let tailStartIndex = length - stringKeepChars;
-    if (isLowSurrogate(StringPrototypeCharCodeAt(value, tailStartIndex))) tailStartIndex++;
-    const quote = chooseQuote(value);
-    streamWrite(stream, quote + escapeForInspect(value, quote, 0, headEndIndex));
-    streamSkip(stream, utf8Length(value, headEndIndex, tailStartIndex) +
-      inspectEscapeGrowth(value, quote, headEndIndex, tailStartIndex));
-    streamWrite(stream, escapeForInspect(value, quote, tailStartIndex, length) + quote);
+  if (typeof value === 'string' && value.length > MAX_STRING_LENGTH) {
+    // As Node's REPL echoes it: quoted, cut at maxStringLength with '... N more characters'.
+    streamWrite(stream, inspect(value));
+    stream.innerOmitted += takeInspectOmitted();
     return true;
   }
   const plain = typeof value === 'string' ? wholeStringText(value) : plainPrimitiveText(value);

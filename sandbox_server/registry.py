@@ -80,6 +80,8 @@ class ToolSpec:
         annotations: Behaviour hints for clients.
         structure_argument_error: For tools whose output schema also describes failures: builds the
             ``structuredContent`` of an argument-validation failure from its message and problems.
+        check: The tool's own checks of single arguments, run beside the schema's when the schema finds problems,
+            so that one answer names them all; returns one message per problem.
     """
 
     name: str
@@ -91,6 +93,7 @@ class ToolSpec:
     icon: str
     annotations: types.ToolAnnotations = field(default_factory=lambda: PURE_COMPUTATION)
     structure_argument_error: Callable[[str, list[str]], dict[str, Any]] | None = None
+    check: Callable[[dict[str, Any]], list[str]] | None = None
 
     def to_mcp(self) -> types.Tool:
         """The protocol's description of this tool, as ``tools/list`` publishes it."""

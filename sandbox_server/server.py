@@ -102,6 +102,9 @@ class App:
         """Validate and run one tool call; every failure becomes a result, never an exception."""
         arguments = {} if arguments is None else arguments
         problems = self.validators[spec.name].problems(arguments) + _non_json_numbers(arguments)
+        if problems and spec.check is not None and isinstance(arguments, dict):
+            # The tool's messages are sentences; in the list they are clauses like the schema's.
+            problems += [problem.removesuffix(".") for problem in spec.check(arguments)]
         try:
             if problems:
                 raise ArgumentError(

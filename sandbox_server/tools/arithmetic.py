@@ -8,8 +8,10 @@ shortest decimal form (``repr``), so ``0.1`` means one tenth. Big integers are t
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+from collections.abc import Callable
 from decimal import (
     MAX_EMAX,
     MIN_EMIN,
@@ -31,6 +33,7 @@ from typing import Any
 from sandbox_server.errors import ToolError
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec, pure
 from sandbox_server.results import ToolResult, ok
+from sandbox_server.tools.checks import problems, refuse
 
 __all__ = [
     "ADD",
@@ -151,8 +154,20 @@ def _plain(value: Decimal) -> str:
     return text[1:] if text.startswith("-") and not value else text
 
 
+def _operand_like(value: Any) -> bool:
+    """Whether ``value`` has a type the schema accepts for an operand (the schema reports the others)."""
+    return isinstance(value, int | float | str) and not isinstance(value, bool)
+
+
+def _add_checks(arguments: dict[str, Any]) -> list[str]:
+    return problems(
+        functools.partial(_addend, name, arguments[name]) for name in ("a", "b") if _operand_like(arguments.get(name))
+    )
+
+
 def add(arguments: dict[str, Any]) -> ToolResult:
     """Sum two integers or decimals exactly."""
+    refuse(_add_checks(arguments))
     a = _addend("a", arguments["a"])
     b = _addend("b", arguments["b"])
     total = _EXACT.add(a, b)
@@ -211,6 +226,7 @@ Example: {{"a": "123456789012345678901234567890", "b": -30}} gives Result: 12345
     handler=pure(add),
     icon="add",
     annotations=PURE_COMPUTATION,
+    check=_add_checks,
 )
 
 
@@ -368,8 +384,30 @@ def _rounding_choice(arguments: dict[str, Any]) -> tuple[str, int | None, int | 
     return mode, _digit_count("precision", arguments.get("precision", DEFAULT_PRECISION), 1), None
 
 
+def _nonzero_divisor(value: Any) -> None:
+    number, _ = _decimal_operand("b", value)
+    if not number:
+        raise ToolError("Error: Division by zero is not allowed.")
+
+
+def _one_rounding_target(arguments: dict[str, Any]) -> None:
+    if "decimal_places" in arguments and "precision" in arguments:
+        _rounding_choice(arguments)
+
+
+def _divide_checks(arguments: dict[str, Any]) -> list[str]:
+    checks: list[Callable[[], object]] = []
+    if _operand_like(arguments.get("a")):
+        checks.append(functools.partial(_decimal_operand, "a", arguments["a"]))
+    if _operand_like(arguments.get("b")):
+        checks.append(functools.partial(_nonzero_divisor, arguments["b"]))
+    checks.append(functools.partial(_one_rounding_target, arguments))
+    return problems(checks)
+
+
 def divide(arguments: dict[str, Any]) -> ToolResult:
     """Divide exactly; report the rounded quotient, the fraction and, for integers, quotient and remainder."""
+    refuse(_divide_checks(arguments))
     a, a_text = _decimal_operand("a", arguments["a"])
     b, b_text = _decimal_operand("b", arguments["b"])
     mode, precision, places = _rounding_choice(arguments)
@@ -429,9 +467,10 @@ DIVIDE = ToolSpec(
 Divide a by b exactly, never through binary floating point (0.3 / 0.1 is 3). Use it for any division whose \
 digits matter: money, ratios, unit conversions, quotient and remainder.
 
-Operands: JSON numbers or decimal strings ("0.1", "-3.25e4"), magnitudes 1e-{MAX_EXPONENT} to 1e+{MAX_EXPONENT} \
-or zero; b is not zero. `result` is rounded to `precision` significant digits (default {DEFAULT_PRECISION}) or \
-to `decimal_places`, never both; `fraction`, `exact_decimal` (repeating digits in parentheses) and, for whole \
+Operands: JSON numbers or decimal strings ("0.1", "-3.25e4") of up to {MAX_DECIMAL_CHARS} characters, \
+magnitudes 1e-{MAX_EXPONENT} to 1e+{MAX_EXPONENT} or zero; b is not zero. `result` is rounded to `precision` \
+significant digits (default {DEFAULT_PRECISION}, at most {MAX_PRECISION}) or to `decimal_places` (at most \
+{MAX_PRECISION}), never both; `fraction`, `exact_decimal` (repeating digits in parentheses) and, for whole \
 operands, floor quotient and remainder are exact.
 
 Example: {{"a": "100.00", "b": 3, "decimal_places": 2}} gives Result: 33.33, fraction 100/3.""",
@@ -514,4 +553,5 @@ Example: {{"a": "100.00", "b": 3, "decimal_places": 2}} gives Result: 33.33, fra
     handler=pure(divide),
     icon="divide",
     annotations=PURE_COMPUTATION,
+    check=_divide_checks,
 )

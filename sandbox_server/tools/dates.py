@@ -11,6 +11,7 @@ calendar days and months.
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +25,13 @@ from zoneinfo import ZoneInfo
 from sandbox_server.errors import ToolError
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec, pure
 from sandbox_server.results import ToolResult, ok
-from sandbox_server.tools.public_holidays import MAX_HOLIDAY_YEARS, SkippedHolidays, weekday_holidays
+from sandbox_server.tools.checks import problems, refuse
+from sandbox_server.tools.public_holidays import (
+    MAX_HOLIDAY_YEARS,
+    SkippedHolidays,
+    holiday_calendar,
+    weekday_holidays,
+)
 
 __all__ = ["DATE_DIFF", "DEFAULT_ZONE", "date_diff"]
 
@@ -201,8 +208,37 @@ def _plural(count: int | float, unit: str) -> str:
     return f"{count} {unit}" if abs(count) == 1 else f"{count} {unit}s"
 
 
+def _same_kind(start: Any, end: Any) -> None:
+    start_point, end_point = _parse("start", start), _parse("end", end)
+    if start_point.is_date != end_point.is_date:
+        date_name, time_name = ("start", "end") if start_point.is_date else ("end", "start")
+        raise ToolError(
+            f"Error: {date_name} is a date but {time_name} is a date-time; give both as dates (2024-03-10) or both as "
+            "date-times (2024-03-10T00:00:00 for midnight)."
+        )
+
+
+def _date_diff_checks(arguments: dict[str, Any]) -> list[str]:
+    start, end, zone = arguments.get("start"), arguments.get("end"), arguments.get("timezone")
+    checks: list[Callable[[], object]] = []
+    if isinstance(zone, str):
+        checks.append(functools.partial(_zone, zone))
+    if isinstance(start, str):
+        checks.append(functools.partial(_parse, "start", start))
+    if isinstance(end, str):
+        checks.append(functools.partial(_parse, "end", end))
+    found = problems(checks)
+    if not found and isinstance(start, str) and isinstance(end, str):
+        found = problems([functools.partial(_same_kind, start, end)])
+    holidays = arguments.get("holidays")
+    if isinstance(holidays, dict) and isinstance(holidays.get("country"), str):
+        found += problems([functools.partial(holiday_calendar, holidays)])
+    return found
+
+
 def date_diff(arguments: dict[str, Any]) -> ToolResult:
     """Difference end - start as a calendar breakdown and as exact elapsed time."""
+    refuse(_date_diff_checks(arguments))
     start_text, end_text = arguments["start"], arguments["end"]
     zone = _zone(arguments.get("timezone", DEFAULT_ZONE))
     start_point, end_point = _parse("start", start_text), _parse("end", end_text)
@@ -461,6 +497,7 @@ business_days 12 (3 holidays skipped).""",
         },
     },
     handler=pure(date_diff),
+    check=_date_diff_checks,
     icon="date_diff",
     annotations=PURE_COMPUTATION,
 )

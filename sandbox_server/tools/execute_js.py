@@ -283,8 +283,10 @@ def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int,
             failure["hint"] = hint
             parts.append("Hint: " + hint)
     else:
-        result = _labelled("Result", _result_text(structured))
-        if outcome.get("resultShortened") and "result" in structured:
+        shown = _result_text(structured)
+        result = _labelled("Result", shown)
+        whole_string = structured.get("resultType") == "string" and shown == structured.get("result")
+        if outcome.get("resultShortened") and "result" in structured and not whole_string:
             result += "\n(the text above is shortened; the full value is in the structured result)"
         parts.append(result)
     if structured["stdout"]:

@@ -15,7 +15,14 @@ from typing import Any
 
 from sandbox_server.errors import ToolError
 
-__all__ = ["MAX_HOLIDAY_YEARS", "NAME_LANGUAGE", "SkippedHolidays", "supported_countries", "weekday_holidays"]
+__all__ = [
+    "MAX_HOLIDAY_YEARS",
+    "NAME_LANGUAGE",
+    "SkippedHolidays",
+    "holiday_calendar",
+    "supported_countries",
+    "weekday_holidays",
+]
 
 MAX_HOLIDAY_YEARS = 100
 """Longest span, in calendar years, over which ``date_diff`` looks up public holidays."""
@@ -57,7 +64,7 @@ def _translated_countries() -> frozenset[str]:
     )
 
 
-def _calendar(arguments: dict[str, Any]) -> tuple[str, str | None]:
+def holiday_calendar(arguments: dict[str, Any]) -> tuple[str, str | None]:
     """The country and subdivision named by the ``holidays`` argument, checked against the package's lists."""
     countries = supported_countries()
     country_text = str(arguments["country"])
@@ -83,7 +90,7 @@ def _calendar(arguments: dict[str, Any]) -> tuple[str, str | None]:
 
 def weekday_holidays(arguments: dict[str, Any], first: date, last: date) -> SkippedHolidays:
     """Public holidays on Mondays to Fridays from ``first`` (included) to ``last`` (excluded), ``first <= last``."""
-    country, subdivision = _calendar(arguments)
+    country, subdivision = holiday_calendar(arguments)
     if last.year - first.year >= MAX_HOLIDAY_YEARS:
         raise ToolError(
             f"Error: public holidays are looked up for spans of less than {MAX_HOLIDAY_YEARS} calendar years; "

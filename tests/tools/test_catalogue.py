@@ -84,3 +84,12 @@ def test_each_description_states_the_limits_a_model_would_otherwise_discover_by_
 ) -> None:
     for limit in limits:
         assert limit in spec.description
+
+
+def test_each_exact_tool_description_states_its_limits() -> None:
+    from sandbox_server.tools import arithmetic
+    from sandbox_server.tools.arithmetic import ADD, DIVIDE
+
+    assert f"{arithmetic.MAX_INTEGER_DIGITS} digits" in ADD.description
+    for limit in (arithmetic.MAX_DECIMAL_CHARS, arithmetic.MAX_EXPONENT, arithmetic.MAX_PRECISION):
+        assert str(limit) in DIVIDE.description, limit
