@@ -94,3 +94,21 @@ def csv_at_depths(folder: Path, depths: list[int]) -> list[str]:
         (folder / name).write_text("a\n1\n")
         names.append(name)
     return names
+
+
+def remove_everything_in(folder: Path) -> None:
+    """Empty ``folder`` without recursion: ``shutil.rmtree`` and ``os.walk`` recurse once per level, and a tree
+    deeper than the interpreter's recursion limit left behind would break pytest's cleanup of old temporary
+    folders in a later session."""
+    folders = [os.fspath(folder)]
+    found = 0
+    while found < len(folders):
+        with os.scandir(folders[found]) as scan:
+            for entry in scan:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+                else:
+                    os.unlink(entry.path)
+        found += 1
+    for inner in reversed(folders[1:]):
+        os.rmdir(inner)

@@ -22,7 +22,7 @@ from sandbox_server.datafolder import (
 )
 from sandbox_server.errors import PathRefused
 
-from .datafolders import csv_at_depths, hostile_folder, snapshot, write_raw_name
+from .datafolders import csv_at_depths, hostile_folder, remove_everything_in, snapshot, write_raw_name
 
 
 @pytest.fixture
@@ -236,11 +236,22 @@ def test_entries_whose_names_a_request_could_not_spell_are_not_listed(tmp_path: 
 # -- depth -----------------------------------------------------------------------------------------------------------
 
 
+@pytest.fixture
+def tree(tmp_path: Path) -> Iterator[Path]:
+    """An empty folder that is emptied again afterwards, however deep what the test put in it."""
+    made = tmp_path / "tree"
+    made.mkdir()
+    try:
+        yield made
+    finally:
+        remove_everything_in(made)
+
+
 def test_folders_nested_deeper_than_the_cap_are_left_out_of_listings_and_patterns(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tree: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    names = csv_at_depths(tmp_path, [1, 2, MAX_DEPTH, MAX_DEPTH + 1, 1_101])
-    folder = DataFolder(tmp_path)
+    names = csv_at_depths(tree, [1, 2, MAX_DEPTH, MAX_DEPTH + 1, 1_101])
+    folder = DataFolder(tree)
     with caplog.at_level(logging.INFO, logger="sandbox_server.datafolder"):
         listed = [file.name for file in folder.files()]
     assert sorted(listed) == sorted(names[:3])
