@@ -6,7 +6,7 @@ import functools
 import logging
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -371,3 +371,32 @@ def test_a_walk_stops_between_entries_when_asked_to(tmp_path: Path) -> None:
     asked = 0
     with pytest.raises(Interrupted):
         DataFolder(tmp_path).read(DataFolder(tmp_path).resolve("f00.txt"), 10, stop=lambda: True)
+
+
+@pytest.mark.anyio
+async def test_work_off_the_loop_learns_that_its_caller_was_cancelled_and_is_waited_for() -> None:
+    import threading
+
+    import anyio
+
+    from sandbox_server.datafolder import off_the_loop
+
+    entered, release = threading.Event(), threading.Event()
+    answers: list[bool] = []
+
+    def work(stop: Callable[[], bool]) -> None:
+        answers.append(stop())
+        entered.set()
+        release.wait(30)
+        answers.append(stop())
+        raise Interrupted
+
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as group:
+            group.start_soon(off_the_loop, work)
+            await anyio.to_thread.run_sync(entered.wait, abandon_on_cancel=True)
+            group.cancel_scope.cancel()
+            release.set()
+        # Leaving the group waited for the thread: it has answered twice, and its Interrupted became the
+        # cancellation it stood for instead of an error of the group.
+        assert answers == [False, True]
