@@ -30,9 +30,12 @@ and why. Renaming such an entry would invent a name that could collide with a re
 Every walk is bounded and interruptible: it goes folder by folder with an explicit stack (no recursion, so
 depth costs no Python frames), reads at most :data:`MAX_WALKED_ENTRIES` directory entries, yields at most
 :data:`MAX_LISTED_FILES` files, and asks its ``stop`` callable before each entry (reads ask before each chunk);
-when that says yes, it raises :class:`Interrupted`. A pattern is matched during the walk as a set of positions
-in the pattern (an automaton, not backtracking), so a folder's entries cost at most one comparison per
-pattern component each, and folders no position can continue into are never read.
+when that says yes, it raises :class:`Interrupted`. :func:`off_the_loop` runs such work in a worker thread with
+a ``stop`` that says yes once the calling task is cancelled.
+
+A pattern is matched during the walk as a set of positions in the pattern (an automaton, not backtracking), so
+a folder's entries cost at most one comparison per pattern component each, and folders no position can
+continue into are never read.
 """
 
 from __future__ import annotations
@@ -374,6 +377,7 @@ class DataFolder:
         budget = [MAX_WALKED_ENTRIES]
         start = _EVERYTHING if pattern is None else pattern.start
         yielded = 0
+        ended = False
         try:
             frames = [_Frame(self._entries(self.root, budget, stop), "", 1, start)]
             while frames:
@@ -417,11 +421,13 @@ class DataFolder:
                 if yielded >= limit:
                     return
         except _WalkEnded:
-            left_out[f"after reading {MAX_WALKED_ENTRIES} entries, the rest of the folder"] += 1
+            ended = True
         finally:
-            if left_out:
-                summary = ", ".join(f"{count} entries {reason}" for reason, count in sorted(left_out.items()))
-                logger.warning("data folder listing left out %s", summary)
+            notes = [f"{count} {'entry' if count == 1 else 'entries'} {why}" for why, count in sorted(left_out.items())]
+            if ended:
+                notes.append(f"the rest of the folder, after reading {MAX_WALKED_ENTRIES} entries")
+            if notes:
+                logger.warning("data folder listing left out %s", "; ".join(notes))
 
     def _entries(self, directory: str, budget: list[int], stop: Stop) -> Iterator[tuple[os.DirEntry[str], bool]]:
         """The entries of ``directory`` that are not hidden, each with whether it is a folder (not a link to one),
