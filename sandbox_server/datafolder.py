@@ -8,8 +8,9 @@ deletes anything.
 Containment rules, applied to every name before anything is opened:
 
 - names are relative, ``/``-separated paths; absolute paths, ``..``, ``.``, empty components, backslashes,
-  NUL and other control characters are refused, as are names longer than :data:`MAX_NAME_CHARS` or with a
-  component longer than :data:`MAX_COMPONENT_BYTES`;
+  NUL and other control characters and lone surrogates are refused, as are names longer than
+  :data:`MAX_NAME_CHARS`, with a component longer than :data:`MAX_COMPONENT_BYTES` or with more than
+  :data:`MAX_DEPTH` components;
 - a component that starts with a dot (a hidden file or folder) is refused, wherever it appears;
 - every component must match a directory entry exactly, case included, so a case-insensitive file system
   cannot be used to reach an entry under another spelling;
@@ -18,38 +19,92 @@ Containment rules, applied to every name before anything is opened:
 - only regular files are read: directories, FIFOs, sockets and devices are refused, and files are opened
   with ``O_NONBLOCK | O_NOFOLLOW``, checked again with ``fstat``, and (on Linux) the opened descriptor's
   real path is checked to be inside the folder, which closes the gap between checking a path and opening it.
+
+Listings and patterns show exactly the files a name can reach. An entry whose name a request could not spell is
+left out, and so is everything under such a folder: a name that is not UTF-8 (a file created from raw bytes such as
+``caf\\xe9.csv``; Python holds it with a lone surrogate, which JSON cannot carry), one with a control character
+or a backslash, a top-level name that reads as a home or drive path, and folders deeper than :data:`MAX_DEPTH`
+levels or whose names would exceed :data:`MAX_NAME_CHARS`. Each listing logs, once, how many entries it left out
+and why. Renaming such an entry would invent a name that could collide with a real one, so none is invented.
+
+Every walk is bounded and interruptible: it goes folder by folder with an explicit stack (no recursion, so
+depth costs no Python frames), reads at most :data:`MAX_WALKED_ENTRIES` directory entries, yields at most
+:data:`MAX_LISTED_FILES` files, and asks its ``stop`` callable before each entry (reads ask before each chunk);
+when that says yes, it raises :class:`Interrupted`. :func:`off_the_loop` runs such work in a worker thread with
+a ``stop`` that says yes once the calling task is cancelled.
+
+A pattern is matched during the walk as a set of positions in the pattern (an automaton, not backtracking), so
+a folder's entries cost at most one comparison per pattern component each, and folders no position can
+continue into are never read.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import logging
 import mimetypes
 import os
+import re
 import stat
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+import anyio
+import anyio.from_thread
+import anyio.lowlevel
+import anyio.to_thread
 
 from sandbox_server.errors import PathRefused
 
 __all__ = [
     "MAX_COMPONENT_BYTES",
+    "MAX_DEPTH",
     "MAX_LISTED_FILES",
     "MAX_NAME_CHARS",
+    "MAX_WALKED_ENTRIES",
     "DataFile",
     "DataFolder",
+    "Interrupted",
+    "Stop",
     "is_pattern",
     "mime_type",
+    "never",
+    "off_the_loop",
 ]
+
+logger = logging.getLogger(__name__)
 
 MAX_NAME_CHARS = 1024
 """Longest accepted file name or pattern, in characters."""
 MAX_COMPONENT_BYTES = 255
 """Longest accepted path component, in UTF-8 bytes (the common file-system limit)."""
+MAX_DEPTH = 64
+"""Most components a name or pattern may have (folders and the file); listings do not go deeper."""
 MAX_LISTED_FILES = 100_000
-"""Most files a listing or a pattern walks; a larger folder is listed in part."""
+"""Most files a listing or a pattern yields; a larger folder is listed in part."""
+MAX_WALKED_ENTRIES = 250_000
+"""Most directory entries one listing or pattern reads, of every kind (hidden ones and folders too); past it the
+walk ends, and what it found so far is all it yields."""
+
+Stop = Callable[[], bool]
+"""Asked between steps of a walk or a read: True when the request the work serves has ended."""
+
+
+def never() -> bool:
+    """A :data:`Stop` for work that nothing interrupts."""
+    return False
+
+
+class Interrupted(Exception):
+    """Raised inside a walk, a read or a payload build when its :data:`Stop` said the request has ended."""
+
 
 _PATTERN_CHARS = frozenset("*?[")
+_UNSPELLABLE = re.compile(r"[\x00-\x1f\x7f\\]")
+_GLOBSTAR = "**"
 _EXTRA_TYPES = {
     ".csv": "text/csv",
     ".tsv": "text/tab-separated-values",
@@ -114,6 +169,11 @@ def _components(name: str) -> list[str]:
         raise PathRefused(f"path {shown!r} is {len(name)} characters long; at most {MAX_NAME_CHARS} are accepted")
     if any(ord(char) < 32 or ord(char) == 127 for char in name):
         raise PathRefused(f"path {shown!r} is refused: it contains a control character (NUL, newline, ...)")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        # repr() escapes the surrogate, so the message itself stays valid text.
+        raise PathRefused(f"path {shown!r} is refused: it is not valid Unicode (it holds a lone surrogate)") from None
     if "\\" in name:
         raise PathRefused(f"path {shown!r} is refused: use '/' to separate folders, not '\\'")
     if name.startswith(("/", "~")) or (len(name) > 1 and name[1] == ":"):
@@ -128,9 +188,92 @@ def _components(name: str) -> list[str]:
             raise PathRefused(
                 f"path {shown!r} is refused: hidden files and folders (names starting with '.') are not accessible"
             )
-        if len(part.encode("utf-8", "surrogatepass")) > MAX_COMPONENT_BYTES:
+        if len(part.encode("utf-8")) > MAX_COMPONENT_BYTES:
             raise PathRefused(f"path {shown!r} is refused: a component is longer than {MAX_COMPONENT_BYTES} bytes")
+    if len(parts) > MAX_DEPTH:
+        raise PathRefused(
+            f"path {shown!r} is {len(parts)} levels deep; at most {MAX_DEPTH} levels (folders and the file) "
+            "are accepted"
+        )
     return parts
+
+
+def _unlisted_reason(part: str, top: bool) -> str | None:
+    """Why a directory entry that is not hidden cannot be named, so is neither listed nor matched; None if it can."""
+    try:
+        size = len(part.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "whose names are not UTF-8"
+    if size > MAX_COMPONENT_BYTES or _UNSPELLABLE.search(part) is not None:
+        return "whose names hold a control character or a backslash"
+    if top and (part.startswith("~") or (len(part) > 1 and part[1] == ":")):
+        return "whose names read as home or drive paths"
+    return None
+
+
+class _Pattern:
+    """A pattern as an automaton over path components.
+
+    A state is the index of the next pattern component to match; the walk carries the set of states each folder
+    leaves open. ``**`` matches any number of folders (so a run of them is one), and a trailing ``**`` at least one
+    component, as the definition of patterns says; the other components are ``fnmatch`` patterns.
+    """
+
+    def __init__(self, parts: list[str]) -> None:
+        collapsed: list[str] = []
+        for part in parts:
+            if not (part == _GLOBSTAR and collapsed and collapsed[-1] == _GLOBSTAR):
+                collapsed.append(part)
+        self.size = len(collapsed)
+        self.globstar = [part == _GLOBSTAR for part in collapsed]
+        self.matchers = [None if part == _GLOBSTAR else re.compile(fnmatch.translate(part)).match for part in collapsed]
+        self.start = self._closed({0})
+
+    def _closed(self, states: set[int]) -> frozenset[int]:
+        # A "**" that is not last may match no folder at all; runs are collapsed, so one step settles it.
+        extra = {index + 1 for index in states if index < self.size - 1 and self.globstar[index]}
+        return frozenset(states | extra)
+
+    def step(self, states: frozenset[int], component: str) -> frozenset[int]:
+        """The states after matching one more path component."""
+        following: set[int] = set()
+        for index in states:
+            if index == self.size:
+                continue
+            if self.globstar[index]:
+                following.add(index)
+                if index == self.size - 1:
+                    following.add(self.size)
+            else:
+                matcher = self.matchers[index]
+                if matcher is not None and matcher(component) is not None:
+                    following.add(index + 1)
+        return self._closed(following)
+
+    def accepts(self, states: frozenset[int]) -> bool:
+        """Whether a file whose name led to ``states`` matches."""
+        return self.size in states
+
+    def continues(self, states: frozenset[int]) -> bool:
+        """Whether anything inside a folder whose name led to ``states`` could match."""
+        return any(index < self.size for index in states)
+
+
+_EVERYTHING = frozenset({0})
+
+
+@dataclass(slots=True)
+class _Frame:
+    """A folder being walked: its remaining entries in name order, and where they stand."""
+
+    entries: Iterator[tuple[os.DirEntry[str], bool]]
+    prefix: str
+    depth: int
+    states: frozenset[int]
+
+
+class _WalkEnded(Exception):
+    """The walk read its allowance of entries."""
 
 
 class DataFolder:
@@ -200,59 +343,140 @@ class DataFolder:
 
     # -- listing -------------------------------------------------------------------------------------------------
 
-    def files(self, limit: int = MAX_LISTED_FILES) -> Iterator[DataFile]:
+    def files(
+        self, limit: int = MAX_LISTED_FILES, *, after: str | None = None, stop: Stop = never
+    ) -> Iterator[DataFile]:
         """Every visible regular file, sorted by name, at most ``limit``.
 
         Hidden entries are skipped; symbolic links to files inside the folder are listed under their own
-        name; folders reached through a symbolic link are not walked (no loops, no duplicates).
+        name; folders reached through a symbolic link are not walked (no loops, no duplicates); entries no name
+        can reach are left out (see the module's description).
+
+        Args:
+            limit: Most files to yield.
+            after: Yield only names that sort after this one; folders whose files all sort before it are not read.
+            stop: Asked before each entry; the walk raises :class:`Interrupted` once it says True.
         """
-        for count, (name, real, size) in enumerate(self._walk(self.root, ""), start=1):
-            yield DataFile(name=name, real=real, size=size)
-            if count >= limit:
-                return
+        return self._walk(None, limit, after, stop)
 
-    def _walk(self, directory: str, prefix: str) -> Iterator[tuple[str, str, int]]:
-        try:
-            with os.scandir(directory) as scan:
-                entries = sorted(scan, key=lambda entry: entry.name)
-        except OSError:
-            return
-        for entry in entries:
-            if entry.name.startswith(".") or any(ord(char) < 32 for char in entry.name):
-                continue
-            name = prefix + entry.name
-            try:
-                if entry.is_symlink():
-                    real = os.path.realpath(entry.path)
-                    if self._inside(real) is None:
-                        continue
-                    info = os.stat(real)
-                    if stat.S_ISREG(info.st_mode):
-                        yield name, real, info.st_size
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    yield from self._walk(entry.path, name + "/")
-                elif entry.is_file(follow_symlinks=False):
-                    yield name, entry.path, entry.stat(follow_symlinks=False).st_size
-            except OSError:
-                continue
-
-    def glob(self, pattern: str) -> list[DataFile]:
+    def glob(self, pattern: str, *, stop: Stop = never) -> list[DataFile]:
         """The visible files matching ``pattern``, sorted by name.
 
         ``*``, ``?`` and ``[...]`` match within one path component; a ``**`` component matches any number of
         folders (``logs/**/*.log``). The pattern obeys the same rules as a name (relative, no ``..``, no
-        hidden components).
+        hidden components, at most :data:`MAX_DEPTH` components).
         """
-        parts = _components(pattern)
-        return [file for file in self.files() if _matches(parts, file.name.split("/"))]
+        return list(self.matching(pattern, stop=stop))
+
+    def matching(self, pattern: str, *, stop: Stop = never) -> Iterator[DataFile]:
+        """The files ``pattern`` matches, as :meth:`glob` finds them, one at a time; the pattern is checked at once."""
+        return self._walk(_Pattern(_components(pattern)), MAX_LISTED_FILES, None, stop)
+
+    def _walk(self, pattern: _Pattern | None, limit: int, after: str | None, stop: Stop) -> Iterator[DataFile]:
+        left_out: Counter[str] = Counter()
+        budget = [MAX_WALKED_ENTRIES]
+        start = _EVERYTHING if pattern is None else pattern.start
+        yielded = 0
+        ended = False
+        try:
+            frames = [_Frame(self._entries(self.root, budget, stop), "", 1, start)]
+            while frames:
+                frame = frames[-1]
+                item = next(frame.entries, None)
+                if item is None:
+                    frames.pop()
+                    continue
+                if stop():
+                    raise Interrupted
+                entry, is_folder = item
+                reason = _unlisted_reason(entry.name, top=frame.depth == 1)
+                if reason is not None:
+                    left_out[reason] += 1
+                    continue
+                name = frame.prefix + entry.name
+                states = frame.states if pattern is None else pattern.step(frame.states, entry.name)
+                if is_folder:
+                    inner = name + "/"
+                    if after is not None and inner < after and not after.startswith(inner):
+                        continue  # every name inside sorts before ``after``
+                    if pattern is not None and not pattern.continues(states):
+                        continue
+                    if frame.depth >= MAX_DEPTH:
+                        left_out[f"in folders deeper than {MAX_DEPTH} levels"] += 1
+                    elif len(inner) + 1 > MAX_NAME_CHARS:
+                        left_out[f"in folders whose names would pass {MAX_NAME_CHARS} characters"] += 1
+                    else:
+                        frames.append(_Frame(self._entries(entry.path, budget, stop), inner, frame.depth + 1, states))
+                    continue
+                if (after is not None and name <= after) or (pattern is not None and not pattern.accepts(states)):
+                    continue
+                if len(name) > MAX_NAME_CHARS:
+                    left_out[f"whose names pass {MAX_NAME_CHARS} characters"] += 1
+                    continue
+                found = self._file(entry, name)
+                if found is None:
+                    continue
+                yield found
+                yielded += 1
+                if yielded >= limit:
+                    return
+        except _WalkEnded:
+            ended = True
+        finally:
+            notes = [f"{count} {'entry' if count == 1 else 'entries'} {why}" for why, count in sorted(left_out.items())]
+            if ended:
+                notes.append(f"the rest of the folder, after reading {MAX_WALKED_ENTRIES} entries")
+            if notes:
+                logger.warning("data folder listing left out %s", "; ".join(notes))
+
+    def _entries(self, directory: str, budget: list[int], stop: Stop) -> Iterator[tuple[os.DirEntry[str], bool]]:
+        """The entries of ``directory`` that are not hidden, each with whether it is a folder (not a link to one),
+        in the order that makes a walk's names sorted: a folder ``a`` sorts as ``a/``, after ``a-b``."""
+        listed: list[tuple[str, os.DirEntry[str], bool]] = []
+        try:
+            with os.scandir(directory) as scan:
+                for entry in scan:
+                    if stop():
+                        raise Interrupted
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        raise _WalkEnded
+                    if entry.name.startswith("."):
+                        continue
+                    try:
+                        is_folder = entry.is_dir(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    listed.append((entry.name + "/" if is_folder else entry.name, entry, is_folder))
+        except OSError:
+            return iter(())
+        listed.sort(key=lambda item: item[0])
+        return ((entry, is_folder) for _, entry, is_folder in listed)
+
+    def _file(self, entry: os.DirEntry[str], name: str) -> DataFile | None:
+        """The listed file an entry stands for: a regular file, or a link that resolves to one inside."""
+        try:
+            if entry.is_symlink():
+                real = os.path.realpath(entry.path)
+                if self._inside(real) is None:
+                    return None
+                info = os.stat(real)
+                return DataFile(name=name, real=real, size=info.st_size) if stat.S_ISREG(info.st_mode) else None
+            if entry.is_file(follow_symlinks=False):
+                return DataFile(name=name, real=entry.path, size=entry.stat(follow_symlinks=False).st_size)
+        except OSError:
+            pass
+        return None
 
     # -- reading -------------------------------------------------------------------------------------------------
 
-    def read(self, file: DataFile, limit: int) -> bytes:
+    def read(self, file: DataFile, limit: int, *, stop: Stop = never) -> bytes:
         """The contents of ``file``, at most ``limit`` bytes; raises PathRefused when they are more, or when the
-        file changed into something else since it was resolved."""
+        file changed into something else since it was resolved, and :class:`Interrupted` when ``stop`` says so
+        between chunks."""
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        if stop():
+            raise Interrupted
         try:
             descriptor = os.open(file.real, flags)
         except OSError:
@@ -266,20 +490,29 @@ class DataFolder:
                 raise _leaves(file.name)
             if info.st_size > limit:
                 raise PathRefused(f"file {file.name!r} is {info.st_size} bytes; at most {limit} bytes can be read")
+            # The first read asks for one byte past the size seen, so the whole of a file that does not change comes
+            # in one buffer, and one that grew meanwhile shows it; what follows, if anything, comes in chunks.
             chunks: list[bytes] = []
             remaining = limit + 1
+            wanted = min(remaining, info.st_size + 1)
             while remaining > 0:
-                chunk = os.read(descriptor, min(remaining, 1 << 20))
+                chunk = os.read(descriptor, wanted)
                 if not chunk:
                     break
                 chunks.append(chunk)
                 remaining -= len(chunk)
+                wanted = min(remaining, _READ_CHUNK)
+                if stop():
+                    raise Interrupted
         finally:
             os.close(descriptor)
-        data = b"".join(chunks)
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         if len(data) > limit:
             raise PathRefused(f"file {file.name!r} is more than {limit} bytes; at most {limit} bytes can be read")
         return data
+
+
+_READ_CHUNK = 1 << 20
 
 
 def _descriptor_path(descriptor: int) -> str | None:
@@ -290,16 +523,31 @@ def _descriptor_path(descriptor: int) -> str | None:
         return None
 
 
-def _matches(pattern: list[str], parts: list[str]) -> bool:
-    """Whether path ``parts`` match pattern components, ``**`` standing for any number of folders."""
-    if not pattern:
-        return not parts
-    head, rest = pattern[0], pattern[1:]
-    if head == "**":
-        if not rest:
-            return bool(parts)
-        return any(_matches(rest, parts[skip:]) for skip in range(len(parts)))
-    return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _matches(rest, parts[1:])
+_Result = TypeVar("_Result")
+
+
+async def off_the_loop(work: Callable[[Stop], _Result]) -> _Result:
+    """Run blocking folder ``work`` in a worker thread, handing it a :data:`Stop` that says True once the calling
+    task is cancelled (the request ended), so that the thread's walks and reads end promptly.
+
+    The thread is not abandoned: a cancelled caller waits for it to notice, which takes at most one directory
+    entry, one read chunk or one chunk of records, so no work outlives its request.
+    """
+    cancelled = anyio.get_cancelled_exc_class()
+
+    def stop() -> bool:
+        try:
+            anyio.from_thread.check_cancelled()
+        except cancelled:
+            return True
+        return False
+
+    try:
+        return await anyio.to_thread.run_sync(work, stop)
+    except Interrupted:
+        # The thread ended because of a cancellation that is pending here: let it take its ordinary course.
+        await anyio.lowlevel.checkpoint_if_cancelled()
+        raise
 
 
 def folder_from(path: str | Path | None) -> DataFolder | None:

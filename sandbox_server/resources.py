@@ -2,7 +2,12 @@
 
 URIs name files relative to the folder under the server's own scheme, ``sandbox-data:///reports/2025.csv``
 (each path component percent-encoded), so a client never sees where the folder is on the host. Reading goes
-through :class:`~sandbox_server.datafolder.DataFolder`, which applies every containment rule.
+through :class:`~sandbox_server.datafolder.DataFolder`, which applies every containment rule, and lists only names
+that are valid UTF-8 (others are left out and logged), so every URI and name here can travel in JSON.
+
+Both handlers do their file-system work in a worker thread that stops when the request is cancelled. A page of
+the listing is the files whose names sort after the cursor (the last name of the previous page), so pages
+neither skip nor repeat a file while the folder is unchanged.
 """
 
 from __future__ import annotations
@@ -11,11 +16,10 @@ import base64
 import binascii
 from urllib.parse import quote, unquote, urlsplit
 
-import anyio
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from sandbox_server.datafolder import DataFile, DataFolder
+from sandbox_server.datafolder import DataFile, DataFolder, Stop, off_the_loop
 from sandbox_server.errors import PathRefused
 
 __all__ = ["PAGE_SIZE", "SCHEME", "DataResources", "name_of", "uri_of"]
@@ -74,13 +78,13 @@ class DataResources:
         self.max_bytes = max_bytes
         self.page_size = page_size
 
-    def _page(self, cursor: str | None) -> types.ListResourcesResult:
+    def _page(self, cursor: str | None, stop: Stop) -> types.ListResourcesResult:
         after = None if cursor is None else _after(cursor)
         page: list[types.Resource] = []
         more = False
-        for file in self.folder.files():
-            if after is not None and file.name <= after:
-                continue
+        # The walk yields names in order, so a page starts right after its cursor without reading the folders
+        # whose names all sort before it.
+        for file in self.folder.files(after=after, stop=stop):
             if len(page) == self.page_size:
                 more = True
                 break
@@ -98,9 +102,10 @@ class DataResources:
 
     async def list(self, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
         """One page of the folder's files, in name order."""
-        return await anyio.to_thread.run_sync(self._page, params.cursor if params else None)
+        cursor = params.cursor if params else None
+        return await off_the_loop(lambda stop: self._page(cursor, stop))
 
-    def _read(self, uri: str) -> types.ReadResourceResult:
+    def _read(self, uri: str, stop: Stop) -> types.ReadResourceResult:
         name = name_of(uri)
         try:
             file = self.folder.resolve(name)
@@ -109,7 +114,7 @@ class DataResources:
                     f"file {name!r} is {file.size} bytes; resources/read returns files of at most {self.max_bytes} "
                     "bytes (max_resource_bytes): compute over it with execute_js and its files argument instead"
                 )
-            data = self.folder.read(file, self.max_bytes)
+            data = self.folder.read(file, self.max_bytes, stop=stop)
         except PathRefused as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=exc.message, data={"uri": uri}) from None
         if _is_text(file):
@@ -128,4 +133,4 @@ class DataResources:
 
     async def read(self, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         """The file a URI names, as text (UTF-8 text types) or a base64 blob."""
-        return await anyio.to_thread.run_sync(self._read, params.uri)
+        return await off_the_loop(lambda stop: self._read(params.uri, stop))

@@ -64,3 +64,51 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int, int]]:
                 info.st_mtime_ns,
             )
     return found
+
+
+def write_raw_name(folder: Path, raw: bytes, contents: bytes = b"a\n1\n") -> None:
+    """A file in ``folder`` whose name is the bytes ``raw`` (which need not be UTF-8)."""
+    descriptor = os.open(os.fsencode(folder) + b"/" + raw, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    try:
+        os.write(descriptor, contents)
+    finally:
+        os.close(descriptor)
+
+
+def nested(folder: Path, levels: int, name: str = "d") -> Path:
+    """``levels`` folders called ``name`` nested one in the other under ``folder``; returns the innermost."""
+    inner = folder
+    for _ in range(levels):  # one at a time: pathlib and os.makedirs recurse once per level
+        inner = inner / name
+        inner.mkdir()
+    return inner
+
+
+def csv_at_depths(folder: Path, depths: list[int]) -> list[str]:
+    """A folder of nested ``d`` folders with a ``f.csv`` at each of ``depths`` (a name of that many components);
+    returns the names of those files."""
+    nested(folder, max(depths) - 1)
+    names = []
+    for depth in depths:
+        name = "d/" * (depth - 1) + "f.csv"
+        (folder / name).write_text("a\n1\n")
+        names.append(name)
+    return names
+
+
+def remove_everything_in(folder: Path) -> None:
+    """Empty ``folder`` without recursion: ``shutil.rmtree`` and ``os.walk`` recurse once per level, and a tree
+    deeper than the interpreter's recursion limit left behind would break pytest's cleanup of old temporary
+    folders in a later session."""
+    folders = [os.fspath(folder)]
+    found = 0
+    while found < len(folders):
+        with os.scandir(folders[found]) as scan:
+            for entry in scan:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+                else:
+                    os.unlink(entry.path)
+        found += 1
+    for inner in reversed(folders[1:]):
+        os.rmdir(inner)

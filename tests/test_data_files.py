@@ -8,6 +8,7 @@ import io
 import json
 import os
 import random
+import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -428,3 +429,116 @@ async def test_the_catalogue_with_a_data_folder_still_fits_the_token_budget(data
     from .tools.test_catalogue_budget import CATALOGUE_BUDGET, tokens
 
     assert tokens((await data_client.list_tools()).tools) <= CATALOGUE_BUDGET
+
+
+# -- the payload, built without holding every row ---------------------------------------------------------------------
+
+
+def _unpacked(payload: str) -> dict[str, dict[str, Any]]:
+    """Every file of a payload with each of its pieces, sliced by UTF-16 units as the runtime slices them."""
+    manifest_line, body = payload.split("\n", 1)
+    units = body.encode("utf-16-le", "surrogatepass")
+    files: dict[str, dict[str, Any]] = {}
+    for spec in json.loads(manifest_line):
+        pieces = {
+            form: units[2 * spec[form][0] : 2 * spec[form][1]].decode("utf-16-le", "surrogatepass")
+            for form in ("text", "records", "base64")
+            if form in spec
+        }
+        files[spec["name"]] = {"spec": spec, **pieces}
+    return files
+
+
+CSV_SHAPES = [
+    pytest.param("a,b\n1,2\n3,4\n", id="plain"),
+    pytest.param("a,b\r\n1,2\r\n3,4", id="crlf-without-a-last-newline"),
+    pytest.param("a,b\r1,2\r3,4\r", id="carriage-returns-only"),
+    pytest.param('a,b\n"x\r\ny\nz",2\n\n\n3,"q""uote"\n', id="quoted-line-breaks-and-blank-lines"),
+    pytest.param("\ufeffk,v\n\U0001f600,\u00e9\n", id="bom-and-astral"),
+    pytest.param("".join(f'{n},"multi\nline {n}",\u00e9\r\n' for n in range(5_000)), id="many-rows"),
+    pytest.param("a,b\r\n" + "y" * 50 + "\r\n1,2\r" + "z" * 30 + "\n\n" + "w" * 40, id="long-lines"),
+    pytest.param("a,b\r" + "y" * 12 + "\r\n" + "v" * 40 + "\r", id="long-line-after-a-split-line-end"),
+    pytest.param("", id="empty"),
+]
+
+
+@pytest.mark.parametrize("text", CSV_SHAPES)
+@pytest.mark.parametrize("block", [7, 1 << 20])
+def test_csv_records_are_exactly_what_the_csv_module_reads_whatever_the_block_boundaries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, block: int
+) -> None:
+    import sandbox_server.datafiles as datafiles
+    from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
+    from sandbox_server.datafolder import DataFolder
+
+    monkeypatch.setattr(datafiles, "_CSV_BLOCK_CHARS", block)
+    (tmp_path / "t.csv").write_bytes(text.encode("utf-8"))
+    (tmp_path / "after.txt").write_text("\U0001f600 after")
+    folder = DataFolder(tmp_path)
+    selected = select(folder, [FileRequest("t.csv"), FileRequest("after.txt")], FilesLimits(10, 1 << 24))
+    files = _unpacked(build_payload(folder, selected, 1 << 24))
+    plain = text.removeprefix("\ufeff")
+    assert files["t.csv"]["text"] == plain
+    assert json.loads(files["t.csv"]["records"]) == [row for row in csv.reader(io.StringIO(plain, newline="")) if row]
+    assert files["after.txt"]["text"] == "\U0001f600 after"
+
+
+def test_a_csv_error_past_the_first_block_names_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sandbox_server.datafiles as datafiles
+    from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
+    from sandbox_server.datafolder import DataFolder
+    from sandbox_server.errors import ArgumentError
+
+    monkeypatch.setattr(datafiles, "_CSV_BLOCK_CHARS", 16)
+    (tmp_path / "long.csv").write_text("a,b\n" * 30 + "x," + "y" * 40 + "\n" + "1,2\n" * 3)
+    folder = DataFolder(tmp_path)
+    selected = select(folder, [FileRequest("long.csv")], FilesLimits(10, 1 << 20))
+    # The csv module's own limit is the one error a well-formed line can still raise; lower it for a moment.
+    previous = csv.field_size_limit(20)
+    try:
+        with pytest.raises(ArgumentError, match=re.escape("could not be parsed as CSV (line 31: field larger")):
+            build_payload(folder, selected, 1 << 20)
+    finally:
+        csv.field_size_limit(previous)
+
+
+def test_bytes_travel_as_base64_in_pieces_that_join_to_the_whole_file(tmp_path: Path) -> None:
+    from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
+    from sandbox_server.datafolder import DataFolder
+
+    data = random.Random(3).randbytes(5 * 1_048_576 + 7)
+    (tmp_path / "blob.bin").write_bytes(data)
+    folder = DataFolder(tmp_path)
+    selected = select(folder, [FileRequest("blob.bin", "bytes")], FilesLimits(10, 1 << 24))
+    files = _unpacked(build_payload(folder, selected, 1 << 24))
+    assert base64.b64decode(files["blob.bin"]["base64"], validate=True) == data
+
+
+def test_building_a_payload_stops_when_asked_to(tmp_path: Path) -> None:
+    from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
+    from sandbox_server.datafolder import DataFolder, Interrupted
+
+    (tmp_path / "rows.csv").write_text("a\n" * 100_000)
+    folder = DataFolder(tmp_path)
+    selected = select(folder, [FileRequest("rows.csv")], FilesLimits(10, 1 << 24))
+    asked = 0
+
+    def stop() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 3
+
+    with pytest.raises(Interrupted):
+        build_payload(folder, selected, 1 << 24, stop=stop)
+    assert asked == 4
+
+
+def test_the_frame_room_is_counted_exactly_without_escaping_the_payload_at_once() -> None:
+    from sandbox_server.datafiles import check_frame_room
+    from sandbox_server.errors import ArgumentError
+    from sandbox_server.sandbox.protocol import MAX_FRAME_BYTES
+
+    # Quotes take two bytes escaped: twice the room in characters fails, just under half fits.
+    check_frame_room('"' * (MAX_FRAME_BYTES // 2 - 2), reserved=0)
+    with pytest.raises(ArgumentError, match=f"take {MAX_FRAME_BYTES + 2} bytes"):
+        check_frame_room('"' * (MAX_FRAME_BYTES // 2), reserved=0)

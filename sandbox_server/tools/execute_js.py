@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 
 from sandbox_server.datafiles import FORMATS, FilesLimits, build_payload, check_frame_room, parse_requests, select
-from sandbox_server.datafolder import DataFolder
+from sandbox_server.datafolder import DataFolder, Stop, off_the_loop
 from sandbox_server.errors import ArgumentError
 from sandbox_server.registry import PURE_COMPUTATION, CallContext, ToolSpec
 from sandbox_server.results import ToolResult, error, ok
@@ -313,13 +313,13 @@ def execute_js_tool(settings: Settings, pool: WorkerPool, folder: DataFolder | N
             return None
         requests = parse_requests(arguments["files"])
 
-        def prepare() -> str:  # file-system work and parsing, off the event loop
-            selected = select(folder, requests, files_limits)
-            payload = build_payload(folder, selected, files_limits.max_bytes)
+        def prepare(stop: Stop) -> str:  # file-system work and parsing, off the event loop, ended with the call
+            selected = select(folder, requests, files_limits, stop)
+            payload = build_payload(folder, selected, files_limits.max_bytes, stop)
             check_frame_room(payload)
             return payload
 
-        return await anyio.to_thread.run_sync(prepare)
+        return await off_the_loop(prepare)
 
     async def handler(arguments: dict[str, Any], context: CallContext) -> ToolResult:
         code: str = arguments["code"]
