@@ -1,26 +1,28 @@
 """The memory that requests in progress hold, bounded by bytes rather than by their count.
 
-A request waiting for a worker holds its body and the arguments parsed from it, and what the server process
-builds from them (the JSON text of ``input``, the job message). One ``1+1`` holds a few kilobytes and a call with a
+A request waiting for a worker holds its body and the arguments parsed from it, and what the server process builds
+from them (the JSON text of ``input``, the job message). One ``1+1`` holds a few kilobytes and a call with a
 megabyte of ``input`` several megabytes, so a cap on the number of requests either refuses a burst of small calls
 that would fit easily or lets a few large ones take the memory. Both transports instead estimate what each request
-holds from its raw message (:func:`request_cost`) and admit it while the estimates of everything in progress fit
-the budget (``max_request_memory_mb``); past it a request is refused at once (HTTP ``503`` with ``Retry-After``,
-over stdio a JSON-RPC error saying the same), and nothing else waits without bound.
+holds from its raw message (:func:`request_cost`) and admit it while the estimates of everything in progress fit the
+budget (``max_request_memory_mb``); past it a request is refused at once (HTTP ``503`` with ``Retry-After``, over
+stdio a JSON-RPC error saying the same), and nothing else waits without bound.
 
-The estimate has two parts, each a measured factor: bytes of the message, and JSON values in it (every array
-element or object member becomes a Python object of some tens of bytes). Both are counted in C (``bytes.count``),
-so estimating a 4 MB body takes about a millisecond. Measured over HTTP, with 20 calls waiting on one worker (RSS
-growth per call against the estimate): a list of 120,000 integers (0.85 MB) 6.6 against 8.2 MiB; 330,000 empty
-objects (1.3 MB) 25.3 against 31.7 MiB; one string of 1 MB 3.5 against 3.8 MiB. What a request holds stays below
-its estimate, so the server's memory stays below its start-up size plus the budget.
+The estimate has two parts, each a measured factor: bytes of the message, and JSON values in it (every array element
+or object member becomes a Python object of some tens of bytes). Both are counted in C (``bytes.count``), so
+estimating a 4 MB body takes about a millisecond. The count also bounds the work of parsing a message, which the
+transport does on the event loop (about 250 ns per value): a message may hold at most ``max_message_values``.
+Measured over HTTP, with 20 calls waiting on one worker (RSS growth per call against the estimate): a list of
+120,000 integers (0.85 MB) 6.6 against 8.2 MiB; 330,000 empty objects (1.3 MB) 25.3 against 31.7 MiB; one string of
+1 MB 3.5 against 3.8 MiB. What a request holds stays below its estimate, so the server's memory stays below its
+start-up size plus the budget.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BYTE_FACTOR", "VALUE_BYTES", "Backlog", "request_cost"]
+__all__ = ["BYTE_FACTOR", "VALUE_BYTES", "Backlog", "json_values", "request_cost"]
 
 BYTE_FACTOR = 4
 """Bytes held per byte of the raw message: the body, the text of ``input`` made from it, the job message."""
@@ -31,11 +33,15 @@ BASE_COST = 16 * 1024
 """Bytes any request holds, however small: its request and session objects, the task that serves it."""
 
 
+def json_values(data: bytes | bytearray) -> int:
+    """About how many JSON values a message holds (an upper count: separators and brackets inside strings count)."""
+    return data.count(b",") + data.count(b"[") + data.count(b"{")
+
+
 def request_cost(message: bytes | bytearray | memoryview | str) -> int:
     """An upper estimate of the memory a request holds while it is in progress, from its raw JSON text."""
     data = message.encode("utf-8", "surrogatepass") if isinstance(message, str) else bytes(message)
-    values = data.count(b",") + data.count(b"[") + data.count(b"{")
-    return BASE_COST + BYTE_FACTOR * len(data) + VALUE_BYTES * values
+    return BASE_COST + BYTE_FACTOR * len(data) + VALUE_BYTES * json_values(data)
 
 
 @dataclass(slots=True)

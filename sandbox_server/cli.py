@@ -357,7 +357,11 @@ async def _serve(settings: Settings, drain_timeout: float | None) -> None:
     if drain_timeout is None:
         drain_timeout = settings.max_timeout_ms / 1000 + 5
     await serve_stdio(
-        server, drain_timeout=drain_timeout, backlog=app.backlog, max_line_bytes=settings.max_message_bytes
+        server,
+        drain_timeout=drain_timeout,
+        backlog=app.backlog,
+        max_line_bytes=settings.max_message_bytes,
+        max_line_values=settings.max_message_values,
     )
 
 

@@ -13,8 +13,9 @@ In order, each answered at once and before the body is read unless said otherwis
    the body once read (:mod:`sandbox_server.backlog`), must fit the budget left by the requests in progress
    (running, or waiting for a worker); otherwise ``503`` with ``Retry-After``, at once. Small calls are never
    refused while the budget has room, however many are in progress;
-5. the body, read here in full within ``body_timeout_s`` (``408`` otherwise) and up to ``max_body_bytes``
-   (``413``, at once when ``Content-Length`` says so), then handed on unchanged.
+5. the body, read here in full within ``body_timeout_s`` (``408`` otherwise), up to ``max_body_bytes`` (``413``, at
+   once when ``Content-Length`` says so) and ``max_body_values`` JSON values (``413``: parsing it, which the
+   transport does on the event loop, then takes a bounded time), then handed on unchanged.
 
 Requests that accept ``text/event-stream`` go to the transport that answers with a stream (which carries the
 request's progress and log notifications before its result); without sessions, a client that accepts only
@@ -39,7 +40,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sandbox_server.backlog import Backlog, request_cost
+from sandbox_server.backlog import Backlog, json_values, request_cost
 from sandbox_server.http_connections import LogThrottle
 
 __all__ = ["Admission", "AdmissionLimits", "bearer_matches"]
@@ -47,6 +48,8 @@ __all__ = ["Admission", "AdmissionLimits", "bearer_matches"]
 logger = logging.getLogger(__name__)
 
 RETRY_AFTER_S = 1
+DRAIN_REFUSED_BYTES = 16 * 1_048_576
+"""A body refused for its announced length is read and dropped before the answer when it is at most this long."""
 SPOKEN_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
 
 
@@ -57,6 +60,7 @@ class AdmissionLimits:
     body_timeout_s: float
     max_body_bytes: int
     sessions: bool
+    max_body_values: int = 2**62
     token: str | None = None
     max_streams: int = 64
     stream_max_s: float = 300.0
@@ -142,6 +146,10 @@ class Admission:
             return
         announced = _content_length(scope)
         if announced is not None and announced > limits.max_body_bytes:
+            if announced <= DRAIN_REFUSED_BYTES:
+                # Read and dropped (never kept) before the answer: closing a connection with unread input makes the
+                # kernel reset it, and the client would see a broken connection instead of the 413.
+                await _discard_body(receive, limits.body_timeout_s)
             await _too_large(send, limits.max_body_bytes)
             return
         reserved = request_cost(b"") + (announced or 0)
@@ -259,6 +267,16 @@ class Admission:
             return reserved
         body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         del chunks
+        values = json_values(body)
+        if values > limits.max_body_values:
+            await _answer(
+                send,
+                413,
+                f"Payload Too Large: the body holds about {values} JSON values; at most {limits.max_body_values} are "
+                "accepted in one message",
+                headers={"Connection": "close"},
+            )
+            return reserved
         cost = request_cost(body)
         if not self.backlog.grow(reserved, cost):
             await self._refuse(send, cost)
@@ -285,6 +303,14 @@ def _content_length(scope: Scope) -> int | None:
                 return None
             return length if length >= 0 else None
     return None
+
+
+async def _discard_body(receive: Receive, timeout_s: float) -> None:
+    with anyio.move_on_after(timeout_s):
+        while True:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                return
 
 
 async def _too_large(send: Send, limit: int) -> None:

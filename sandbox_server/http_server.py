@@ -151,6 +151,7 @@ class HttpApp:
             AdmissionLimits(
                 body_timeout_s=settings.http_body_timeout_s,
                 max_body_bytes=body_limit,
+                max_body_values=settings.max_message_values,
                 sessions=sessions,
                 token=settings.auth_token.get_secret_value() if settings.auth_token is not None else None,
                 max_streams=settings.http_max_streams,

@@ -67,8 +67,8 @@ DEFAULT_MAX_REQUEST_MEMORY_MB = 256
 JSON-RPC error over stdio)."""
 DEFAULT_MAX_QUEUE_WAIT_S = 30.0
 """Seconds a call may wait for a free JavaScript worker before it is answered that the server is busy."""
-MIN_MESSAGE_BYTES = 4 * 1_048_576
-"""The largest request message is never set below this (the transport SDK's own default)."""
+MIN_MESSAGE_BYTES = 1_048_576
+"""The largest request message is never set below this."""
 MESSAGE_OVERHEAD_BYTES = 65_536
 """Room in a request message for the JSON-RPC envelope around ``code`` and ``input``."""
 DEFAULT_TIMEZONE = "UTC"
@@ -202,6 +202,14 @@ class Settings(BaseSettings):
         and ``input``, each character JSON-escaped at worst to two, and the envelope."""
         escaped = 2 * (self.max_code_bytes + self.max_input_bytes)
         return max(MIN_MESSAGE_BYTES, escaped + MESSAGE_OVERHEAD_BYTES)
+
+    @property
+    def max_message_values(self) -> int:
+        """The most JSON values a request message may hold (separators and brackets counted, see
+        :func:`sandbox_server.backlog.json_values`): as many as the densest ``code`` and ``input`` the byte limits
+        allow (``[0,0,...]`` has one per two bytes), so that parsing a message, which the transport does on the event
+        loop, takes a bounded time (about 0.15 s at the defaults)."""
+        return (self.max_code_bytes + self.max_input_bytes) // 2 + MESSAGE_OVERHEAD_BYTES
 
     @model_validator(mode="after")
     def _default_within_maximum(self) -> Settings:

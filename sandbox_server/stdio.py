@@ -35,7 +35,7 @@ from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from sandbox_server.backlog import Backlog, request_cost
+from sandbox_server.backlog import Backlog, json_values, request_cost
 
 __all__ = ["InFlight", "InputLines", "LineRecord", "OutputLines", "relay_until_drained", "serve_stdio"]
 
@@ -166,8 +166,8 @@ def _oversized(message: types.JSONRPCMessage | None, record: LineRecord, limit: 
     return _error(
         request_id,
         types.INVALID_REQUEST,
-        f"Invalid Request: the message is {record.size} bytes long; at most {limit} bytes are accepted in one "
-        "message (max_code_bytes and max_input_bytes set the room for code and input)",
+        f"Invalid Request: the message ({record.size} bytes) is larger than this server accepts: at most {limit} "
+        "bytes, and as many JSON values as max_code_bytes and max_input_bytes allow, in one message",
     )
 
 
@@ -269,7 +269,7 @@ class InputLines:
 
     _CHUNK = 1 << 18
 
-    def __init__(self, fd: int, max_line_bytes: int | None = None) -> None:
+    def __init__(self, fd: int, max_line_bytes: int | None = None, max_line_values: int | None = None) -> None:
         self._fd = fd
         self._buffer = bytearray()
         self._scanned = 0  # bytes of the buffer known to hold no newline
@@ -278,6 +278,7 @@ class InputLines:
         self._watchable = True
         self._waiting: anyio.CancelScope | None = None
         self.max_line_bytes = max_line_bytes
+        self.max_line_values = max_line_values
         # A record for each line handed on, in order; the transport turns each line into one message.
         self._records: collections.deque[LineRecord] = collections.deque()
         # While a line too long to keep is skipped: its start (where its id is), and its size so far.
@@ -306,6 +307,9 @@ class InputLines:
                 line = self._buffer[:end]
                 del self._buffer[: end + 1]
                 self._scanned = 0
+                if self.max_line_values is not None and json_values(line) > self.max_line_values:
+                    # Parsing it (which the transport does on the event loop) would take too long: refused unread.
+                    return self._stand_in(bytes(line[:_ID_SCAN_BYTES]), len(line))
                 self._records.append(LineRecord(len(line), request_cost(line)))
                 return line.decode("utf-8", "replace")
             if self.max_line_bytes is not None and len(self._buffer) > self.max_line_bytes:
@@ -341,6 +345,10 @@ class InputLines:
         self._scanned = 0
         self._skipped_head = None
         self._skipped = 0
+        return self._stand_in(head, size)
+
+    def _stand_in(self, head: bytes, size: int) -> str:
+        """A message with only the id of a line refused unread (its start is ``head``), recorded as oversized."""
         self._records.append(LineRecord(size, 0, oversized=True))
         request_id = _leading_id(head)
         if request_id is None:
@@ -439,14 +447,19 @@ class OutputLines:
 
 
 async def serve_stdio(
-    server: Server[Any], *, drain_timeout: float, backlog: Backlog | None = None, max_line_bytes: int | None = None
+    server: Server[Any],
+    *,
+    drain_timeout: float,
+    backlog: Backlog | None = None,
+    max_line_bytes: int | None = None,
+    max_line_values: int | None = None,
 ) -> None:
     """Serve ``server`` over stdin/stdout until stdin closes or SIGTERM arrives, answering what was received.
 
     With a ``backlog``, requests whose estimated memory does not fit are refused; lines longer than
     ``max_line_bytes`` are refused without being kept.
     """
-    lines = InputLines(STDIN_FILENO, max_line_bytes)
+    lines = InputLines(STDIN_FILENO, max_line_bytes, max_line_values)
     output = OutputLines()
     # The transport only iterates over its stdin and calls write and flush on its stdout.
     stdin = cast("anyio.AsyncFile[str]", lines)

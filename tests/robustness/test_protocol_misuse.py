@@ -101,11 +101,11 @@ async def test_a_request_whose_id_is_not_a_string_or_integer_is_answered_not_ign
 async def test_a_line_longer_than_any_accepted_message_is_refused_under_its_id_without_being_kept(
     session: WireSession,
 ) -> None:
-    code = "1;" * 2_500_000  # 5 MB, fifty times the cap on code, more than the largest message (4 MiB)
+    code = "1;" * 2_500_000  # 5 MB, fifty times the cap on code, more than the largest message (2.25 MiB)
     with anyio.fail_after(60):
         reply = await session.call("execute_js", {"code": code})
         assert reply["error"]["code"] == INVALID_REQUEST
-        assert "at most 4194304 bytes" in reply["error"]["message"]
+        assert "at most 2362688 bytes" in reply["error"]["message"]
         await still_works(session)
 
 
@@ -119,7 +119,7 @@ async def test_an_invalid_line_of_several_megabytes_is_refused_without_being_par
 
 
 async def test_oversized_code_within_the_largest_message_is_a_tool_error_naming_the_cap(session: WireSession) -> None:
-    code = "1;" * 1_000_000  # 2 MB: twenty times the cap on code
+    code = "x" * 1_000_000  # 1 MB: ten times the cap on code
     with anyio.fail_after(60):
         reply = await session.call("execute_js", {"code": code})
         result = reply["result"]
