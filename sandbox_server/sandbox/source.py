@@ -637,7 +637,8 @@ def _last_statement(
                 # The grammar reads `using x = f()` as an assignment: it is a declaration.
                 return _statement("other", code, start, end)
             start, end = expression_start, offsets.index(expression.end_byte)
-            end = start + len(code[start:end].rstrip())  # `x as T` blanked to `x` and spaces
+            # `x as T` blanked to `x` and spaces, or to `x ;` and spaces where the statement ends there.
+            end = start + len(code[start:end].rstrip().removesuffix(";").rstrip())
             if code[start] != "{":
                 return _statement("expression", code, start, end)
             # tree-sitter reads `{ a: 1, b: 2 }` as an object where JavaScript sees a block (and fails).
