@@ -494,8 +494,8 @@ def _repair(parser: tree_sitter.Parser, root: tree_sitter.Node, copy: bytearray,
     """
     error = _first_error(root)
     statement = next((child for child in root.children if child.end_byte > error), None)
-    if statement is None:
-        return False
+    if statement is None or not _has_types(statement):
+        return False  # JavaScript's syntax errors are V8's to report, without trial parses first
     for gap_start in _line_breaks_between_tokens(statement, error, copy):
         if budget[0] == 0:
             break
@@ -510,6 +510,30 @@ def _repair(parser: tree_sitter.Parser, root: tree_sitter.Node, copy: bytearray,
             copy[:] = trial
             return True
     return False
+
+
+# Nodes of TypeScript only whose kinds do not say "type".
+_TYPED_KINDS = frozenset(
+    {"as_expression", "satisfies_expression", "non_null_expression", "interface_declaration", "ambient_declaration"}
+)
+
+
+def _has_types(node: tree_sitter.Node) -> bool:
+    """Whether the tree of ``node`` reads some of it as a type (an annotation, a type name, ``as T``)."""
+    cursor = node.walk()
+    while True:
+        current = cursor.node
+        if current is not None and current.is_named and ("type" in current.type or current.type in _TYPED_KINDS):
+            return True
+        if cursor.goto_first_child() or cursor.goto_next_sibling():
+            continue
+        while cursor.goto_parent():
+            if cursor.node == node:
+                return False
+            if cursor.goto_next_sibling():
+                break
+        else:
+            return False
 
 
 def _line_breaks_between_tokens(statement: tree_sitter.Node, error: int, data: bytearray) -> Iterable[int]:
