@@ -376,6 +376,7 @@ class Reading:
     Attributes:
         root: The tree, parsed from the code or from a copy of it with some line breaks made `;`.
         captures: The query's captures of ``root``.
+        parsed_with_error: Whether the code as it is (before any copy) has a parse error.
         semicolon_after: Byte offsets at which a type ends whose statement or member the compiler ends there,
             where JavaScript could go on: the blank that covers the type gets a `;`.
         extra_types: Byte ranges that the compiler reads as part of a type and the tree as code (``.k`` on the
@@ -388,6 +389,7 @@ class Reading:
 
     root: tree_sitter.Node
     captures: dict[str, list[tree_sitter.Node]]
+    parsed_with_error: bool = False
     semicolon_after: set[int] = field(default_factory=set)
     extra_types: list[tuple[int, int]] = field(default_factory=list)
     cut: dict[int, int] = field(default_factory=dict)
@@ -396,6 +398,15 @@ class Reading:
 
 
 _MAX_PARSES = 6
+# Captures of types that may end a statement.
+_REGION_KINDS = (
+    "type_annotation",
+    "asserts_annotation",
+    "type_predicate_annotation",
+    "as_expression",
+    "satisfies_expression",
+    "type_alias_declaration",
+)
 
 
 def read(
@@ -414,8 +425,10 @@ def read(
             ``readonly``, ``public``...) or as starting a declaration (``type``).
     """
     root = parser.parse(data).root_node
-    reading = Reading(root, capture(root))
-    if not (reading.captures or root.has_error):
+    reading = Reading(root, capture(root), root.has_error)
+    captures = reading.captures
+    typed = any(kind in captures for kind in _REGION_KINDS)
+    if not (root.has_error or typed or any(True for _ in modifiers(captures))):
         return reading
     copy = bytearray(data)
     repairs = [_MAX_REPAIRS]
@@ -442,9 +455,21 @@ class _Region:
     predicate: bool
 
 
+# After optional blanks, a token on the same line (a line separator, a comment or the end go the long way).
+_TOKEN_ON_THE_LINE = re.compile(rb"[ \t]*(?:[^\s/\x80-\xff]|/[^/*])")
+
+
+def _ends_on_its_line(copy: bytearray, start: int, end: int) -> bool:
+    """Whether ``copy[start:end]`` has no line break and a token follows on its line: then the compiler and
+    tree-sitter end the type alike, and the tokens need no closer look."""
+    return _LINE_BREAK.search(copy, start, end) is None and _TOKEN_ON_THE_LINE.match(copy, end) is not None
+
+
 def _regions(captures: dict[str, list[tree_sitter.Node]], scanner: _Scanner, copy: bytearray) -> Iterable[_Region]:
     for kind in ("type_annotation", "asserts_annotation", "type_predicate_annotation"):
         for node in captures.get(kind, ()):
+            if _ends_on_its_line(copy, node.start_byte, node.end_byte):
+                continue
             colon = node.child(0)
             parent = node.parent
             if colon is None or colon.type != ":" or parent is None:
@@ -459,15 +484,16 @@ def _regions(captures: dict[str, list[tree_sitter.Node]], scanner: _Scanner, cop
             operand = None if keyword is None else keyword.prev_sibling
             if keyword is None or operand is None:
                 continue
-            if scanner.token(operand.end_byte).after_line_break:
+            if _LINE_BREAK.search(copy, operand.end_byte, keyword.start_byte) is not None:
                 # The compiler takes no `as` at the start of a line: the line before ends there.
                 _place_semicolon(copy, scanner, operand.end_byte)
                 continue
-            yield _Region(keyword.end_byte, node, node.end_byte, "tail", False)
+            if not _ends_on_its_line(copy, keyword.start_byte, node.end_byte):
+                yield _Region(keyword.end_byte, node, node.end_byte, "tail", False)
     for node in captures.get("type_alias_declaration", ()):
         equals = next((child for child in node.children if child.type == "="), None)
         value = node.child_by_field_name("value")
-        if equals is not None and value is not None:
+        if equals is not None and value is not None and not _ends_on_its_line(copy, equals.end_byte, value.end_byte):
             yield _Region(equals.end_byte, node, value.end_byte, "alias", False)
 
 
@@ -576,9 +602,6 @@ def _adjust(reading: Reading, copy: bytearray) -> bool:
     types = _TypeEnd(scanner)
     reading.cut.clear()
     for region in list(_regions(reading.captures, scanner, copy)):
-        following = scanner.token(region.end)
-        if not following.after_line_break and _LINE_BREAK.search(copy, region.start, region.end) is None:
-            continue  # on one line, the compiler and the tree end the type alike
         end = types.type_or_predicate(region.start) if region.predicate else types.type(region.start)
         if end is None:
             continue

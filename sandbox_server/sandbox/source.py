@@ -227,7 +227,7 @@ def analyze(code: str) -> Analysis:
     for part, shift in readings:
         edits.collect(part, shift)
     offsets = _Offsets(code, data)
-    if edits.changes_code:
+    if (edits.changes_code or edits.unsupported) and not any(_certainly_typescript(part) for part, _ in readings):
         javascript = _as_javascript(parser, code, data, offsets, tail)
         if javascript is not None:
             return javascript
@@ -266,6 +266,41 @@ def _modifiers(captures: dict[str, list[tree_sitter.Node]]) -> Iterable[tree_sit
 
 def _read(parser: tree_sitter.Parser, data: bytes) -> boundaries.Reading:
     return boundaries.read(parser, data, _captures, _modifiers)
+
+
+# Captures that JavaScript can give in a tree without errors: `a < b > (c)` reads as a call with type arguments,
+# and `interface` or `namespace` then a name on the next line as a declaration (sloppy JavaScript has variables
+# of those names). An annotation on an arrow's result is on the list in case the grammar reads a conditional's
+# branches (`c ? (a) : b => d`) as one.
+_MAYBE_JAVASCRIPT = frozenset({"type_arguments", "export_statement"})
+_DECLARATIONS_BY_NAME = frozenset({"interface_declaration", "module", "internal_module"})
+_ANNOTATIONS = frozenset({"type_annotation", "asserts_annotation", "type_predicate_annotation"})
+
+
+def _certainly_typescript(reading: boundaries.Reading) -> bool:
+    """Whether what the query found is TypeScript for sure, so that the code cannot be JavaScript.
+
+    Only a tree without errors tells: where the code has a parse error, the captures may be anything.
+    """
+    if reading.parsed_with_error:
+        return False
+    for name, nodes in reading.captures.items():
+        if name in _MAYBE_JAVASCRIPT or name.startswith(_TOKEN_PREFIX):
+            continue  # tokens (`?`, `type`) go with other syntax, and count with it
+        if name in _DECLARATIONS_BY_NAME:
+            if any(_name_on_keyword_line(node) for node in nodes):
+                return True
+        elif name in _ANNOTATIONS:
+            if any(node.parent is None or node.parent.type != "arrow_function" for node in nodes):
+                return True
+        else:
+            return True
+    return False
+
+
+def _name_on_keyword_line(declaration: tree_sitter.Node) -> bool:
+    name = declaration.child_by_field_name("name")
+    return name is not None and name.start_point.row == declaration.start_point.row
 
 
 def _javascript_tree(data: bytes) -> tree_sitter.Node | None:
