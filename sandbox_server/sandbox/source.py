@@ -275,6 +275,7 @@ def _read(parser: tree_sitter.Parser, data: bytes) -> boundaries.Reading:
 _MAYBE_JAVASCRIPT = frozenset({"type_arguments", "export_statement"})
 _DECLARATIONS_BY_NAME = frozenset({"interface_declaration", "module", "internal_module"})
 _ANNOTATIONS = frozenset({"type_annotation", "asserts_annotation", "type_predicate_annotation"})
+_DECLARED = frozenset({"class", "function_expression", "generator_function"})
 
 
 def _certainly_typescript(reading: boundaries.Reading) -> bool:
@@ -284,18 +285,32 @@ def _certainly_typescript(reading: boundaries.Reading) -> bool:
     """
     if reading.parsed_with_error:
         return False
-    for name, nodes in reading.captures.items():
+    captures = reading.captures
+    # What an `interface` or `namespace` with its name on the next line holds may be JavaScript too.
+    doubtful = [
+        (node.start_byte, node.end_byte)
+        for name in _DECLARATIONS_BY_NAME
+        for node in captures.get(name, ())
+        if not _name_on_keyword_line(node)
+    ]
+    for name, nodes in captures.items():
         if name in _MAYBE_JAVASCRIPT or name.startswith(_TOKEN_PREFIX):
             continue  # tokens (`?`, `type`) go with other syntax, and count with it
-        if name in _DECLARATIONS_BY_NAME:
-            if any(_name_on_keyword_line(node) for node in nodes):
-                return True
-        elif name in _ANNOTATIONS:
-            if any(node.parent is None or node.parent.type != "arrow_function" for node in nodes):
-                return True
-        else:
+        for node in nodes:
+            if any(start <= node.start_byte < end for start, end in doubtful) or not _typescript_only(name, node):
+                continue
             return True
     return False
+
+
+def _typescript_only(name: str, node: tree_sitter.Node) -> bool:
+    if name in _ANNOTATIONS:
+        return node.parent is None or node.parent.type != "arrow_function"
+    if name in ("as_expression", "satisfies_expression"):
+        # `class A {} as` then `T` on the next line is a class and two names to JavaScript.
+        operand = node.child(0)
+        return operand is None or operand.type not in _DECLARED
+    return True
 
 
 def _name_on_keyword_line(declaration: tree_sitter.Node) -> bool:

@@ -285,6 +285,8 @@ def test_a_keyword_that_typescript_reads_as_a_name_is_left_as_a_name(code: str, 
         pytest.param("const s = new Set < number > ([1])", id="comparisons-after-new"),
         pytest.param("let f = 1, T = 2, x = 3;\nf<T>(x)", id="comparisons-without-spaces"),
         pytest.param("const data = await load();\nreturn a < b > (c)", id="with-await-and-return"),
+        pytest.param("class A { type = 1 } as\nT", id="class-then-a-name-as"),
+        pytest.param("interface\nI\n{ a: 1, b }", id="names-interface-and-i-then-a-block"),
     ],
 )
 def test_javascript_that_the_typescript_grammar_reads_as_types_comes_back_unchanged(code: str) -> None:
