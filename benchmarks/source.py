@@ -2,7 +2,8 @@
 
 Run as ``python -m benchmarks.source``. The worker analyses every piece of code before V8 runs it, so the
 numbers that matter are plain JavaScript's: ``1+1`` (the shortcut that skips the parser) and a typical 2 kB
-script; a 2 kB TypeScript script shows the added cost of blanking.
+script; a 2 kB TypeScript script shows the added cost of blanking, and the JavaScript grammar's check what
+telling JavaScript from TypeScript costs where the code could be either.
 """
 
 from __future__ import annotations
@@ -184,6 +185,21 @@ def _engine_comparison(runs: int) -> None:
         print(f"V8 eval of {label} on a warm isolate: median {wall_us:.1f} us wall over {runs} runs")
 
 
+def _javascript_check(runs: int) -> None:
+    """The parse with tree-sitter's JavaScript grammar that tells JavaScript from TypeScript, on its own.
+
+    analyze makes it only where blanking was about to change code that could be JavaScript (``a < b > (c)``):
+    the first line is what it adds to a plain script with such a look-alike, the second what it would cost on
+    TypeScript, where the grammar recovers from error after error.
+    """
+    from sandbox_server.sandbox.source import _javascript_tree, _utf8
+
+    for label, code in (("JavaScript 2 kB", JAVASCRIPT_2K), ("TypeScript 2 kB", TYPESCRIPT_2K)):
+        data = _utf8(code)
+        wall_us = _median_us(lambda data=data: _javascript_tree(data), runs)
+        print(f"JavaScript grammar's check of {label}: median {wall_us:.1f} us wall over {runs} runs")
+
+
 def main() -> None:
     from sandbox_server.sandbox.source import analyze
 
@@ -196,6 +212,7 @@ def main() -> None:
             f"analyze({label}, {len(code)} chars): median {wall_us:.1f} us wall, {cpu_us:.1f} us CPU"
             f" over {runs} runs (typescript={analysis.typescript})"
         )
+    _javascript_check(runs)
     _engine_comparison(runs=300)
     print(
         f"import sandbox_server.sandbox.source after the worker's own imports: median {measure_import_ms():.1f} ms"

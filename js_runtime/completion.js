@@ -193,6 +193,15 @@ function compileReturning(code, start, end) {
   }
 }
 
+// The code compiled as an async function body that returns the statement `hint` names, or
+// undefined when that does not compile.
+function compileHinted(code, hint) {
+  const body = compileReturning(code, hint.start, hint.end);
+  if (body === undefined) return undefined;
+  const position = positionOf(code, hint.start);
+  return { __proto__: null, body, line: position.line, column: position.column };
+}
+
 // Compile the model's code as an async function body whose last expression statement is
 // returned. Gives { body, line, column } (the 1-based position in the model's code where
 // `return (` was inserted) or undefined when no such statement exists. `hint`, when the
@@ -200,11 +209,8 @@ function compileReturning(code, start, end) {
 // the fallback.
 function compileWithCompletion(code, hint) {
   if (hint !== undefined) {
-    const body = compileReturning(code, hint.start, hint.end);
-    if (body !== undefined) {
-      const position = positionOf(code, hint.start);
-      return { __proto__: null, body, line: position.line, column: position.column };
-    }
+    const completion = compileHinted(code, hint);
+    if (completion !== undefined) return completion;
   }
   const boundaries = statementBoundaries(code);
   const end = expressionEnd(code, boundaries);

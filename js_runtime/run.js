@@ -183,11 +183,20 @@ function compileAsyncBody(code, rethrow) {
   try {
     body = AsyncFunctionCtor(code + '\n//# sourceURL=' + SCRIPT_NAME);
   } catch (error) {
+    // A last statement that reads as an object literal (`{ total, count }`) is a syntax error
+    // as the block JavaScript takes it for; returned as an expression, it is what was meant.
+    const hint = runState.completion;
+    const returned = hint !== undefined && hint.kind === 'object' ? compileHinted(code, hint) : undefined;
+    if (returned !== undefined) return returningBody(returned);
     if (rethrow === true) throw error;
     return undefined;
   }
   const completion = compileWithCompletion(code, runState.completion);
-  if (completion === undefined) return body;
+  return completion === undefined ? body : returningBody(completion);
+}
+
+// The body of a compiled completion; stack positions on its line shift back past `return (`.
+function returningBody(completion) {
   columnShift.line = completion.line;
   columnShift.column = completion.column;
   columnShift.length = RETURN_PREFIX_LENGTH;

@@ -115,6 +115,56 @@ async def test_input_is_a_global_copy_the_code_may_change(client: Client) -> Non
 
 
 @pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param("const total = 6, data = [1, 2, 3];\n{ total, count: data.length }", id="script"),
+        pytest.param(
+            "const data = await Promise.resolve([1, 2, 3]);\nconst total = data.reduce((a, b) => a + b, 0);\n"
+            "{ total, count: data.length }",
+            id="after-await",
+        ),
+        pytest.param(
+            "const data: number[] = await Promise.resolve([1, 2, 3]);\nconst total = data.reduce((a, b) => a + b, 0)\n"
+            "{ total, count: data.length }",
+            id="typescript-after-await-without-semicolon",
+        ),
+        pytest.param(
+            "const data = [1, 2, 3];\nconst total = 6;\nif (total < 0) return null;\n{ total, count: data.length }",
+            id="after-top-level-return",
+        ),
+    ],
+)
+async def test_a_last_object_literal_is_the_result_with_or_without_top_level_await(client: Client, code: str) -> None:
+    text, structured, is_error = await run_js(client, code)
+    assert is_error is False, text
+    assert structured["result"] == {"total": 6, "count": 3}
+    assert structured["resultText"] == "{ total: 6, count: 3 }"
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        pytest.param("const x = [7, 8];\nlet y = x as any\n[1]", [1], id="typescript-ends-the-statement-after-as"),
+        pytest.param("const x = [7, 8];\nlet y = x satisfies number[]\n`t`", "t", id="and-after-satisfies"),
+        pytest.param("const a = 1, b = { c: 2 }, d = 0;\na < b.c > (d)", True, id="javascript-comparisons-stay"),
+        pytest.param("class A { abstract = 1 }\nnew A().abstract", 1, id="javascript-field-named-abstract"),
+    ],
+)
+async def test_the_result_is_what_the_code_means_in_its_own_language(client: Client, code: str, expected: Any) -> None:
+    text, structured, is_error = await run_js(client, code)
+    assert is_error is False, text
+    assert structured["result"] == expected
+
+
+async def test_an_error_inside_a_last_object_literal_after_await_points_into_the_code(client: Client) -> None:
+    _text, structured, is_error = await run_js(client, "const o = await Promise.resolve(null);\n{ a: 1, b: o.x }")
+    assert is_error is True
+    error = structured["error"]
+    assert error["name"] == "TypeError"
+    assert (error["line"], error["column"]) == (2, 14)
+
+
+@pytest.mark.parametrize(
     ("code", "name", "line", "column"),
     [
         pytest.param("let a = 1;\nlet b = a +* 2;", "SyntaxError", 2, 12, id="script"),

@@ -12,15 +12,20 @@ The same parse gives the program's last top-level statement, which a REPL-like r
 expression (its value is the result), a block that reads as an object literal (``{ mean, median }``, which a
 REPL shows as that object), or anything else.
 
-Where blanking a whole statement or class member could join the code around it into one statement (an
-interface between ``let a = 1`` and a line starting with ``(``), its first column becomes a `;`. Where
-JavaScript and TypeScript read the same text differently, JavaScript wins unless the code is TypeScript by
-other signs: ``f < a > (b)`` stays a pair of comparisons, and ``export`` (meaningless without modules) is
-blanked only in TypeScript.
+The blanked code means what TypeScript's compiler makes of the code, automatic semicolons included. The tree
+that says what to blank reads statement boundaries as the compiler does (:mod:`boundaries`: ``y = x as any``
+then a line ``[0]`` is two statements). Where blanking could join the code around a blank into one
+statement, the blank's first column becomes a `;`: a whole statement or class member (an interface between
+``let a = 1`` and a line starting with ``(``), and a type after which the compiler ends the statement though
+JavaScript would go on (``x as T`` then a line starting with ``(``, ``[``, `` ` `` or ``.``).
 
-Plain JavaScript comes back as the very same string. Code that does not parse (with one exception, a last
-statement that is an object literal, see :func:`analyze`) comes back unchanged too, so that V8 reports the
-syntax error in its own words.
+Plain JavaScript comes back as the very same string: when the TypeScript grammar finds something to blank,
+the code is parsed again with tree-sitter's JavaScript grammar, and code that reads as JavaScript is left
+as it is (``f < a > (b)`` stays a pair of comparisons, ``class A { abstract = 1 }`` a class with a field).
+Text that both languages read, each its own way, is TypeScript only in code that is TypeScript by other
+signs: there ``f < a > (b)`` is a call, and ``export`` (meaningless without modules) is blanked. Code that
+does not parse (with one exception, a last statement that is an object literal, see :func:`analyze`) comes
+back unchanged too, so that V8 reports the syntax error in its own words.
 """
 
 from __future__ import annotations
@@ -32,7 +37,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 import tree_sitter
+import tree_sitter_javascript
 import tree_sitter_typescript
+
+from sandbox_server.sandbox import boundaries
 
 __all__ = ["Analysis", "Statement", "Unsupported", "analyze"]
 
@@ -92,6 +100,9 @@ class Analysis:
 
 
 _LANGUAGE = tree_sitter.Language(tree_sitter_typescript.language_typescript())
+_JAVASCRIPT = tree_sitter.Language(tree_sitter_javascript.language())
+# tree-sitter's JavaScript grammar takes JSX, which V8 does not: code with JSX is no JavaScript here.
+_JSX_QUERY = tree_sitter.Query(_JAVASCRIPT, "(jsx_element) @jsx (jsx_self_closing_element) @jsx")
 
 _TOKEN_PREFIX = "token."
 
@@ -202,19 +213,24 @@ def analyze(code: str) -> Analysis:
         return Analysis(code, False, None, simple)
     data = _utf8(code)
     parser = tree_sitter.Parser(_LANGUAGE)
-    root = parser.parse(data).root_node
+    reading = _read(parser, data)
+    root = reading.root
     tail: tuple[int, int] | None = None
     if root.has_error:
         split = _split_object_tail(parser, data, root)
         if split is None:
-            return _with_parse_error(code, data, root)
-        roots, tail = split
+            return _with_parse_error(parser, code, data, reading)
+        readings, tail = split
     else:
-        roots = [(root, 0)]
+        readings = [(reading, 0)]
     edits = _Edits()
-    for node, shift in roots:
-        edits.collect(node, shift)
+    for part, shift in readings:
+        edits.collect(part, shift)
     offsets = _Offsets(code, data)
+    if (edits.changes_code or edits.unsupported) and not any(_certainly_typescript(part) for part, _ in readings):
+        javascript = _as_javascript(parser, code, data, offsets, tail)
+        if javascript is not None:
+            return javascript
     unsupported = edits.first_unsupported(code, offsets)
     stripped = edits.apply(code, offsets) if edits.changes_code else code
     if tail is not None:
@@ -232,6 +248,107 @@ def analyze(code: str) -> Analysis:
     return Analysis(stripped, stripped is not code, unsupported, last)
 
 
+def _captures(root: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
+    return tree_sitter.QueryCursor(_QUERY).captures(root)
+
+
+def _modifiers(captures: dict[str, list[tree_sitter.Node]]) -> Iterable[tree_sitter.Node]:
+    """Keywords the tree reads as modifiers, which the compiler reads so only when a name follows on their line."""
+    for kind in ("accessibility_modifier", "override_modifier"):
+        yield from captures.get(kind, ())
+    for index, token in enumerate(_CONTEXT_TOKENS):
+        if token in ("readonly", "declare", "abstract", "type"):
+            for node in captures.get(f"{_TOKEN_PREFIX}{index}", ()):
+                parent = node.parent
+                if token != "type" or (parent is not None and parent.type == "type_alias_declaration"):
+                    yield node
+
+
+def _read(parser: tree_sitter.Parser, data: bytes) -> boundaries.Reading:
+    return boundaries.read(parser, data, _captures, _modifiers)
+
+
+# Captures that JavaScript can give in a tree without errors: `a < b > (c)` reads as a call with type arguments,
+# and `interface` or `namespace` then a name on the next line as a declaration (sloppy JavaScript has variables
+# of those names). An annotation on an arrow's result is on the list in case the grammar reads a conditional's
+# branches (`c ? (a) : b => d`) as one.
+_MAYBE_JAVASCRIPT = frozenset({"type_arguments", "export_statement"})
+_DECLARATIONS_BY_NAME = frozenset({"interface_declaration", "module", "internal_module"})
+_ANNOTATIONS = frozenset({"type_annotation", "asserts_annotation", "type_predicate_annotation"})
+_DECLARED = frozenset({"class", "function_expression", "generator_function"})
+
+
+def _certainly_typescript(reading: boundaries.Reading) -> bool:
+    """Whether what the query found is TypeScript for sure, so that the code cannot be JavaScript.
+
+    Only a tree without errors tells: where the code has a parse error, the captures may be anything.
+    """
+    if reading.parsed_with_error:
+        return False
+    captures = reading.captures
+    # What an `interface` or `namespace` with its name on the next line holds may be JavaScript too.
+    doubtful = [
+        (node.start_byte, node.end_byte)
+        for name in _DECLARATIONS_BY_NAME
+        for node in captures.get(name, ())
+        if not _name_on_keyword_line(node)
+    ]
+    for name, nodes in captures.items():
+        if name in _MAYBE_JAVASCRIPT or name.startswith(_TOKEN_PREFIX):
+            continue  # tokens (`?`, `type`) go with other syntax, and count with it
+        for node in nodes:
+            if any(start <= node.start_byte < end for start, end in doubtful) or not _typescript_only(name, node):
+                continue
+            return True
+    return False
+
+
+def _typescript_only(name: str, node: tree_sitter.Node) -> bool:
+    if name in _ANNOTATIONS:
+        return node.parent is None or node.parent.type != "arrow_function"
+    if name in ("as_expression", "satisfies_expression"):
+        # `class A {} as` then `T` on the next line is a class and two names to JavaScript.
+        operand = node.child(0)
+        return operand is None or operand.type not in _DECLARED
+    return True
+
+
+def _name_on_keyword_line(declaration: tree_sitter.Node) -> bool:
+    name = declaration.child_by_field_name("name")
+    return name is not None and name.start_point.row == declaration.start_point.row
+
+
+def _javascript_tree(data: bytes) -> tree_sitter.Node | None:
+    """The tree of ``data`` as JavaScript, when it reads as JavaScript (without JSX, which V8 does not take)."""
+    root = tree_sitter.Parser(_JAVASCRIPT).parse(data).root_node
+    if root.has_error:
+        return None
+    if b"<" in data and tree_sitter.QueryCursor(_JSX_QUERY).captures(root):
+        return None
+    return root
+
+
+def _as_javascript(
+    parser: tree_sitter.Parser, code: str, data: bytes, offsets: _Offsets, tail: tuple[int, int] | None
+) -> Analysis | None:
+    """The analysis of code that reads as JavaScript though the TypeScript grammar found types in it, else None.
+
+    ``a < b > (c)`` is a call in TypeScript and two comparisons in JavaScript; ``class A { abstract = 1 }`` has
+    a field that the TypeScript grammar cannot read. Code that is JavaScript comes back as it is. ``tail`` is
+    the byte range of a last statement that is an object literal (see :func:`_split_object_tail`).
+    """
+    if tail is None:
+        root = _javascript_tree(data)
+        if root is None:
+            return None
+        return Analysis(code, False, None, _last_statement(parser, code, root, offsets))
+    start, end = tail
+    if _javascript_tree(data[:start]) is None or _javascript_tree(b"(" + data[start:end] + b")") is None:
+        return None
+    last = _statement("object_literal_block", code, offsets.index(start), offsets.index(end))
+    return Analysis(code, False, None, last)
+
+
 def _sound(node: tree_sitter.Node) -> bool:
     """Whether ``node`` is free of parse errors and outside any."""
     if node.has_error:
@@ -244,18 +361,21 @@ def _sound(node: tree_sitter.Node) -> bool:
     return True
 
 
-def _with_parse_error(code: str, data: bytes, root: tree_sitter.Node) -> Analysis:
+def _with_parse_error(parser: tree_sitter.Parser, code: str, data: bytes, reading: boundaries.Reading) -> Analysis:
     """Code that does not parse: TypeScript outside the broken part is blanked all the same.
 
     V8 then reports the real mistake at its own line, rather than the first type annotation it meets (a
     missing parenthesis on line 3 of TypeScript would otherwise be "Unexpected token ':'" on line 1). Nothing
-    near the error is touched, and no last statement is given.
+    near the error is touched, and no last statement is given. Code that reads as JavaScript comes back as it is.
     """
     edits = _Edits()
-    edits.collect(root, 0, sound_only=True)
+    edits.collect(reading, 0, sound_only=True)
     if not edits.changes_code:
         return Analysis(code, False, None, None)
     offsets = _Offsets(code, data)
+    javascript = _as_javascript(parser, code, data, offsets, None)
+    if javascript is not None:
+        return javascript
     stripped = edits.apply(code, offsets)
     return Analysis(stripped, stripped is not code, edits.first_unsupported(code, offsets), None)
 
@@ -315,7 +435,6 @@ class _Edits:
         self.exports: list[tuple[int, int, bool]] = []
         self.ambiguous: list[tuple[int, int, bool]] = []
         self.unsupported: list[tuple[int, str]] = []
-        self.tails: list[tuple[int, int, bool]] = []
         self.reshaped = False
 
     @property
@@ -326,26 +445,29 @@ class _Edits:
     def reshapes_statements(self) -> bool:
         """Whether the blanked code has other statements than the tree shows.
 
-        A `;` ends a statement that the tree reads as going on (``x as T`` then ``(``), or a blanked
-        ``export default`` leaves a value that reads as a statement of its own.
+        A blanked ``export default`` leaves a value that reads as a statement of its own. (Where a `;` is put in
+        a blank, the tree already ends the statement there: see :mod:`boundaries`.)
         """
-        return self.reshaped or any(semicolon for _, _, semicolon in self.tails)
+        return self.reshaped
 
-    def collect(self, root: tree_sitter.Node, shift: int, *, sound_only: bool = False) -> None:
-        """Add what the TypeScript query finds under ``root``, whose byte 0 is byte ``shift`` of the code.
+    def collect(self, reading: boundaries.Reading, shift: int, *, sound_only: bool = False) -> None:
+        """Add what the TypeScript query found in ``reading``, whose byte 0 is byte ``shift`` of the code.
 
         With ``sound_only``, nodes that hold or sit inside a parse error are left alone.
         """
-        captures = tree_sitter.QueryCursor(_QUERY).captures(root)
+        captures = reading.captures
+        self.ranges.extend((start + shift, end + shift, False) for start, end in reading.extra_types)
         if sound_only:
             captures = {name: [node for node in nodes if _sound(node)] for name, nodes in captures.items()}
             captures = {name: nodes for name, nodes in captures.items() if nodes}
         if not captures:
             return
         ranges = self.ranges
+        cut = reading.cut
 
         def add(node: tree_sitter.Node, semicolon: bool = False, target: list[tuple[int, int, bool]] = ranges) -> None:
-            target.append((node.start_byte + shift, node.end_byte + shift, semicolon))
+            end = cut.get(node.end_byte, node.end_byte)
+            target.append((node.start_byte + shift, end + shift, semicolon or end in reading.semicolon_after))
 
         for name, nodes in captures.items():
             if name in _UNSUPPORTED_KINDS:
@@ -355,10 +477,10 @@ class _Edits:
                     add(node, semicolon=True)
             elif name in _TYPE_KINDS:
                 for node in nodes:
-                    self._type_syntax(node, shift, add)
+                    if node.start_byte not in reading.not_type_arguments:
+                        self._type_syntax(node, shift, add)
             elif name in ("as_expression", "satisfies_expression"):
-                self.tails.extend(_tail(node, shift) for node in nodes)
-                ranges.extend(self.tails[-len(nodes) :])
+                ranges.extend(_tail(node, shift, reading) for node in nodes)
             elif name == "non_null_expression":
                 for node in nodes:
                     bang = node.child(node.child_count - 1)
@@ -481,19 +603,11 @@ def _reads_as_comparison(node: tree_sitter.Node) -> bool:
     return all(argument.type == "type_identifier" for argument in node.named_children)
 
 
-def _tail(expression: tree_sitter.Node, shift: int) -> tuple[int, int, bool]:
-    """From `as`/`satisfies` to the end of the expression.
-
-    TypeScript ends ``x as T`` at a line break before ``(``, where tree-sitter reads a call of ``x as T``;
-    blanked, that would call ``x``. A `;` where ``as`` was keeps TypeScript's reading.
-    """
+def _tail(expression: tree_sitter.Node, shift: int, reading: boundaries.Reading) -> tuple[int, int, bool]:
+    """From `as`/`satisfies` to the end of the type, with a `;` where the compiler ends the statement there."""
     keyword = next(child for child in expression.children if child.type in ("as", "satisfies"))
-    semicolon = False
-    call = expression.parent
-    if call is not None and call.type == "call_expression" and call.child_by_field_name("function") == expression:
-        arguments = call.child_by_field_name("arguments")
-        semicolon = arguments is not None and arguments.start_point.row > expression.end_point.row
-    return keyword.start_byte + shift, expression.end_byte + shift, semicolon
+    end = reading.cut.get(expression.end_byte, expression.end_byte)
+    return keyword.start_byte + shift, end + shift, end in reading.semicolon_after
 
 
 def _this_parameter(parameter: tree_sitter.Node, shift: int) -> tuple[int, int, bool]:
@@ -573,7 +687,8 @@ def _last_statement(
                 # The grammar reads `using x = f()` as an assignment: it is a declaration.
                 return _statement("other", code, start, end)
             start, end = expression_start, offsets.index(expression.end_byte)
-            end = start + len(code[start:end].rstrip())  # `x as T` blanked to `x` and spaces
+            # `x as T` blanked to `x` and spaces, or to `x ;` and spaces where the statement ends there.
+            end = start + len(code[start:end].rstrip().removesuffix(";").rstrip())
             if code[start] != "{":
                 return _statement("expression", code, start, end)
             # tree-sitter reads `{ a: 1, b: 2 }` as an object where JavaScript sees a block (and fails).
@@ -607,7 +722,7 @@ _TAIL_CANDIDATES = 8
 
 def _split_object_tail(
     parser: tree_sitter.Parser, data: bytes, root: tree_sitter.Node
-) -> tuple[list[tuple[tree_sitter.Node, int]], tuple[int, int]] | None:
+) -> tuple[list[tuple[boundaries.Reading, int]], tuple[int, int]] | None:
     """Read code that fails to parse as code followed by an object literal, if it is that.
 
     ``{ s, n: s * 2 }`` at the end of a program is a syntax error as a block, yet a REPL shows it as an
@@ -639,8 +754,8 @@ def _split_object_tail(
         literal = _object_root(parser, data[start:end])
         if literal is None:
             continue
-        before = parser.parse(data[:start]).root_node
-        if before.has_error:
+        before = _read(parser, data[:start])
+        if before.root.has_error:
             return None
-        return [(before, 0), (literal, start - 1)], (start, end)
+        return [(before, 0), (boundaries.Reading(literal, _captures(literal)), start - 1)], (start, end)
     return None
