@@ -64,3 +64,10 @@ def test_with_a_data_folder_the_file_system_hint_points_to_files() -> None:
     error = {"name": "ReferenceError", "message": "__dirname is not defined"}
     assert "`files`" in (hint_for(error, "__dirname", data_folder=True) or "")
     assert "`files`" not in (hint_for(error, "__dirname") or "")
+
+
+async def test_a_type_argument_read_as_a_comparison_gets_a_hint_that_names_the_type(client: Client) -> None:
+    result = await client.call_tool("execute_js", {"code": "const xs = [1, 1, 2];\nnew Set<number>(xs).size"})
+    assert result.is_error
+    assert result.structured_content is not None
+    assert "`number` is a TypeScript type" in result.structured_content["error"]["hint"]

@@ -51,6 +51,12 @@ _UNDEFINED_NAMES: dict[str, str] = {
     "Deno": "This sandbox is not Deno: use plain JavaScript and the web APIs it lists; data comes in `input`.",
     "Bun": "This sandbox is not Bun: use plain JavaScript and the web APIs it lists; data comes in `input`.",
 }
+_TYPE_NAMES = frozenset({"number", "string", "boolean", "any", "unknown", "never", "bigint", "symbol", "object"})
+_TYPE_AS_VALUE = (
+    "`{name}` is a TypeScript type, but this code ran as JavaScript: with no other TypeScript in it, type arguments "
+    "such as `new Set<{name}>(xs)` or `f<{name}>(x)` read as comparisons. Drop the type arguments, or make the code "
+    "TypeScript by other signs (`const s: Set<{name}> = new Set<{name}>(xs)`)."
+)
 _NOT_DEFINED = re.compile(r"^(\S+) is not defined$")
 # Each of these runs on the server's event loop over code of up to max_code_bytes, so each must take time linear in
 # the code's length: no pattern may let a repeated part of it (here white space) be tried from many starts.
@@ -78,6 +84,8 @@ def hint_for(error: dict[str, Any], code: str, *, data_folder: bool = False) -> 
         return None
     if name == "ReferenceError":
         match = _NOT_DEFINED.match(message)
+        if match is not None and match.group(1) in _TYPE_NAMES:
+            return _TYPE_AS_VALUE.format(name=match.group(1))
         hint = None if match is None else _UNDEFINED_NAMES.get(match.group(1))
         return _DATA_FOLDER_FILES if data_folder and hint == _NO_FILES else hint
     if name == "SyntaxError":
