@@ -21,12 +21,13 @@ script V8 parses up front: they travel as a string compiled on first use (`defer
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
 from importlib import resources
 
-__all__ = ["SCRIPT_NAME", "source", "web_modules"]
+__all__ = ["SCRIPT_NAME", "NodeModule", "node_modules", "source", "web_modules"]
 
 SCRIPT_NAME = "main.js"
 """The file name the model's code has in stack traces."""
@@ -36,6 +37,7 @@ _FILES = (
     "primordials.js",
     "deferred.js",
     "web.js",
+    "node.js",
     "text.js",
     "output.js",
     "objects.js",
@@ -89,6 +91,7 @@ def source() -> str:
     declarations = _deferred_declarations(functions, "\n".join(texts))
     texts.insert(_FILES.index("deferred.js"), declarations)
     texts.insert(_FILES.index("web.js") + 1, _compact(_web_modules_declaration()))
+    texts.insert(_FILES.index("node.js") + 2, _compact(_node_modules_declaration()))
     return _ascii("\n".join(text for text in texts if text))
 
 
@@ -199,6 +202,64 @@ def _web_modules_declaration() -> str:
         for stem, (names, _text) in web_modules().items()
     ]
     return "const WEB_MODULES = asList([\n" + ",\n".join(entries) + "\n]);"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NodeModule:
+    """One of Node's built-in modules as ``js_runtime/node/*.js`` provides it.
+
+    Attributes:
+        id: The name ``require`` takes (without ``node:``).
+        globals: Globals the module defines (``Buffer``), compiled on first use like the web APIs.
+        requires: Other modules its code loads, which must travel with it.
+        source: The compacted (ASCII) source: a function of ``host`` returning the exports.
+    """
+
+    id: str
+    globals: tuple[str, ...]
+    requires: tuple[str, ...]
+    source: str
+
+
+_NODE_HEADERS = ("// module:", "// globals:", "// requires:")
+
+
+@functools.cache
+def node_modules() -> dict[str, NodeModule]:
+    """The Node built-in modules by id. Each file starts with the lines ``// module: ID``, ``// globals: ...`` and
+    ``// requires: ...`` (the last two may be empty)."""
+    folder = resources.files(__package__).joinpath("node")
+    modules: dict[str, NodeModule] = {}
+    if not folder.is_dir():
+        return modules
+    for entry in sorted(folder.iterdir(), key=lambda item: item.name):
+        if not entry.name.endswith(".js"):
+            continue
+        lines = entry.read_text(encoding="utf-8").split("\n")
+        fields = []
+        for header, line in zip(_NODE_HEADERS, lines, strict=False):
+            if not line.startswith(header):
+                raise ValueError(f"js_runtime/node/{entry.name} must start with the lines {', '.join(_NODE_HEADERS)}")
+            fields.append(line.removeprefix(header).split())
+        if len(fields) != 3 or len(fields[0]) != 1:
+            raise ValueError(f"js_runtime/node/{entry.name} must name exactly one module in its first line")
+        module_id = fields[0][0]
+        text = "\n".join(lines[3:])
+        modules[module_id] = NodeModule(module_id, tuple(fields[1]), tuple(fields[2]), _ascii(_compact(text)))
+    for module in modules.values():
+        unknown = set(module.requires) - set(modules)
+        if unknown:
+            raise ValueError(f"js_runtime/node module {module.id} requires unknown modules {sorted(unknown)}")
+    return modules
+
+
+def _node_modules_declaration() -> str:
+    entries = [
+        f"{{ __proto__: null, id: {json.dumps(module.id)}, globals: asList({json.dumps(list(module.globals))}), "
+        "source: undefined, exports: undefined, getters: undefined, loading: false, partial: undefined }"
+        for module in node_modules().values()
+    ]
+    return "const NODE_MODULES = asList([\n" + ",\n".join(entries) + "\n]);"
 
 
 def _is_comment(line: str) -> bool:

@@ -53,6 +53,11 @@ function parseOptions(optionsJson) {
     if (iterators !== undefined && iterators.value === true) wrapIteratorNext();
     const modules = describe(parsed, 'modules');
     if (modules !== undefined) provideModules(modules.value);
+    const nodeModules = describe(parsed, 'nodeModules');
+    if (nodeModules !== undefined) {
+      provideNodeModules(nodeModules.value);
+      installNodeModules();
+    }
   } catch {
     // Unreadable options: use the defaults.
   }

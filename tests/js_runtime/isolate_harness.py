@@ -15,7 +15,7 @@ from typing import Any
 
 from py_mini_racer import MiniRacer
 
-from js_runtime import source, web_modules
+from js_runtime import node_modules, source, web_modules
 
 OUTCOME_TIMEOUT_SEC = 10.0
 DEFAULT_CAP = 65536
@@ -38,20 +38,23 @@ class Isolate:
         )
         self.api["connect"](self._notification.__enter__())
 
-    def run_raw(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP) -> Any:
+    def run_raw(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP, *, node: bool = False) -> Any:
         """The value run() returns: the outcome text, or '' when it is delivered later.
 
-        Every web module's source goes with the run, as the worker sends it for code that may use them all.
+        Every web module's source goes with the run, as the worker sends it for code that may use them all; with
+        ``node``, every Node module's too (which also defines ``require``).
         """
-        options = {
+        options: dict[str, Any] = {
             "outputCap": output_cap,
             "modules": {name: text for name, (_, text) in web_modules().items()},
             "trackIterators": "console" in code,
         }
+        if node:
+            options["nodeModules"] = {module.id: module.source for module in node_modules().values()}
         return self.api["run"](code, input_json, json.dumps(options))
 
-    def run(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP) -> Outcome:
-        result = self.run_raw(code, input_json, output_cap)
+    def run(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP, *, node: bool = False) -> Outcome:
+        result = self.run_raw(code, input_json, output_cap, node=node)
         if result == "":
             result = self.delivered.get(timeout=OUTCOME_TIMEOUT_SEC)[0]
         assert isinstance(result, str)
@@ -63,9 +66,11 @@ class Isolate:
         self.mr.close()
 
 
-def run_in_fresh_isolate(code: str, input_json: str = "", output_cap: int = DEFAULT_CAP) -> Outcome:
+def run_in_fresh_isolate(
+    code: str, input_json: str = "", output_cap: int = DEFAULT_CAP, *, node: bool = False
+) -> Outcome:
     runtime = Isolate()
     try:
-        return runtime.run(code, input_json, output_cap)
+        return runtime.run(code, input_json, output_cap, node=node)
     finally:
         runtime.close()

@@ -1,0 +1,198 @@
+// Node's built-in modules that are pure computation (buffer, util, path, events, crypto, ...),
+// compiled only when the code first asks for one: through require('x') or require('node:x'),
+// a static or dynamic import the worker rewrote into require (see sandbox/source), or a global
+// such as Buffer or process. NODE_MODULES (written by js_runtime/__init__.py from
+// js_runtime/node/*.js) names each module, its globals and the modules it needs; the sources
+// come with the run's options, for the modules the code may use (their names are in it), so an
+// isolate whose code uses none never holds them. Each source is a function of `host` (see
+// nodeHost) returning the module's exports, which require() returns from then on.
+// Modules that would reach the host (child_process, net, fs writes, ...) and packages are
+// refused with an error that says what to do instead.
+
+const nodeState = {
+  __proto__: null,
+  host: undefined,
+  // Called by the run with (stream name, text) for process.stdout.write and the like.
+  write: undefined,
+};
+
+// `require('assert/strict')` and the like: a property of another module's exports.
+const NODE_SUBPATHS = {
+  __proto__: null,
+  'assert/strict': ['assert', 'strict'],
+  'path/posix': ['path', 'posix'],
+  'util/types': ['util', 'types'],
+  'fs/promises': ['fs', 'promises'],
+  'timers/promises': ['timers', 'promises'],
+  'stream/promises': ['stream', 'promises'],
+  'dns/promises': ['dns', 'promises'],
+  'readline/promises': ['readline', 'promises'],
+};
+
+// Built-in modules of Node that reach the host or the network: each name gets its own refusal.
+const NODE_REFUSED = {
+  __proto__: null,
+  child_process: 'runs programs on the host',
+  cluster: 'starts processes',
+  worker_threads: 'starts threads',
+  net: 'opens network connections',
+  tls: 'opens network connections',
+  dgram: 'opens network sockets',
+  dns: 'resolves names over the network',
+  http: 'serves and fetches over the network',
+  https: 'serves and fetches over the network',
+  http2: 'serves and fetches over the network',
+  os: 'describes the host machine',
+  v8: 'controls the engine',
+  vm: 'creates contexts the sandbox does not offer',
+  inspector: 'debugs the process',
+  module: 'loads code from files',
+  repl: 'reads a terminal',
+  readline: 'reads a terminal',
+  tty: 'reads a terminal',
+  zlib: 'is not provided yet',
+  stream: 'is not provided',
+  perf_hooks: 'is not provided: use the global performance.now()',
+  async_hooks: 'is not provided',
+  diagnostics_channel: 'is not provided',
+  sqlite: 'opens database files',
+  wasi: 'reaches the host through WASI',
+};
+
+function nodeModuleNamed(id) {
+  for (let i = 0; i < NODE_MODULES.length; i++) {
+    if (NODE_MODULES[i].id === id) return NODE_MODULES[i];
+  }
+  return undefined;
+}
+
+// Takes the sources the worker sent with this run.
+function provideNodeModules(sources) {
+  if (sources === null || typeof sources !== 'object') return;
+  for (let i = 0; i < NODE_MODULES.length; i++) {
+    const descriptor = describe(sources, NODE_MODULES[i].id);
+    if (descriptor !== undefined && typeof descriptor.value === 'string') NODE_MODULES[i].source = descriptor.value;
+  }
+}
+
+function nodeHost() {
+  if (nodeState.host === undefined) {
+    nodeState.host = {
+      __proto__: null,
+      require: nodeRequire,
+      global: (name) => nodeGlobal(name),
+      seed: hexBytes(runState.seed),
+      now: () => DateNow() - runState.startedAt,
+      inspect: (value, options) => inspect(value, options),
+      format: (args) => formatArgs(args),
+      inspectCustom: customInspectSymbol,
+      write: (stream, text) => { if (nodeState.write !== undefined) nodeState.write(stream, text); },
+    };
+  }
+  return nodeState.host;
+}
+
+// A global the modules may use: a web API (compiled on first use), or the code's own global.
+function nodeGlobal(name) {
+  const web = moduleOf(name);
+  if (web !== undefined) return compileModule(web)[name];
+  const node = nodeModuleOfGlobal(name);
+  if (node !== undefined) return loadNodeModule(node)[name];
+  return globalObject[name];
+}
+
+function nodeModuleOfGlobal(name) {
+  for (let i = 0; i < NODE_MODULES.length; i++) {
+    if (ArrayPrototypeIncludes(NODE_MODULES[i].globals, name)) return NODE_MODULES[i];
+  }
+  return undefined;
+}
+
+function loadNodeModule(module) {
+  if (module.exports !== undefined) return module.exports;
+  if (module.source === undefined) {
+    throw new ErrorCtor("the Node module '" + module.id + "' was not loaded for this call: the sandbox loads one " +
+      "when the code names it, so write require('" + module.id + "') (or its global) in the code");
+  }
+  if (module.loading) return module.partial;
+  module.loading = true;
+  module.partial = ObjectCreate(null);
+  try {
+    const factory = indirectEval(module.source + '\n//# sourceURL=' + RUNTIME_SCRIPT_NAME);
+    module.exports = factory(nodeHost());
+  } finally {
+    module.loading = false;
+  }
+  for (let i = 0; i < module.globals.length; i++) {
+    const name = module.globals[i];
+    const descriptor = describe(globalObject, name);
+    if (descriptor !== undefined && descriptor.get === module.getters[name]) {
+      defineGlobalValue(name, module.exports[name]);
+    }
+  }
+  return module.exports;
+}
+
+function nodeError(Ctor, code, message) {
+  const error = new Ctor(message);
+  ReflectDefineProperty(error, 'code', { __proto__: null, value: code, writable: true, configurable: true,
+    enumerable: true });
+  return error;
+}
+
+function nodeRequire(specifier) {
+  if (typeof specifier !== 'string') {
+    throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "id" argument must be of type string. Received ' +
+      describeReceived(specifier));
+  }
+  const prefixed = StringPrototypeStartsWith(specifier, 'node:');
+  const id = prefixed ? StringPrototypeSlice(specifier, 5) : specifier;
+  const subpath = NODE_SUBPATHS[id];
+  const module = nodeModuleNamed(subpath === undefined ? id : subpath[0]);
+  if (module !== undefined) {
+    const exports = loadNodeModule(module);
+    return subpath === undefined ? exports : exports[subpath[1]];
+  }
+  const slash = StringPrototypeIndexOf(id, '/');
+  const base = slash === -1 ? id : StringPrototypeSlice(id, 0, slash);
+  const refusal = NODE_REFUSED[base];
+  if (refusal !== undefined) {
+    throw nodeError(ErrorCtor, 'ERR_SANDBOX_REFUSED_MODULE', "The Node module '" + specifier + "' " + refusal +
+      ', which this sandbox does not allow: compute with the modules it has (buffer, crypto, util, path, url, ' +
+      'events, assert, querystring, string_decoder, timers) and pass data in `input`');
+  }
+  if (prefixed) {
+    throw nodeError(ErrorCtor, 'ERR_UNKNOWN_BUILTIN_MODULE', 'No such built-in module: ' + specifier);
+  }
+  throw nodeError(ErrorCtor, 'MODULE_NOT_FOUND', "Cannot find module '" + specifier + "': this sandbox has no " +
+    'packages or files to load modules from; write the code inline (Node built-ins such as crypto, buffer, ' +
+    'util and path work)');
+}
+
+function describeReceived(value) {
+  if (value === null || value === undefined) return '' + value;
+  if (typeof value === 'function' || typeof value === 'object') return 'type ' + typeof value;
+  return 'type ' + typeof value + ' (' + plainPrimitiveText(value) + ')';
+}
+
+// `require` and the globals of the modules (Buffer, process), as lazy accessors like the web
+// APIs'. Installed only for runs whose code names a Node module, its global or `require`.
+function installNodeModules() {
+  defineGlobalValue('require', nodeRequire);
+  for (let i = 0; i < NODE_MODULES.length; i++) {
+    const module = NODE_MODULES[i];
+    module.getters = ObjectCreate(null);
+    for (let j = 0; j < module.globals.length; j++) {
+      const name = module.globals[j];
+      const get = () => loadNodeModule(module)[name];
+      module.getters[name] = get;
+      ReflectDefineProperty(globalObject, name, {
+        __proto__: null,
+        get,
+        set: (value) => defineGlobalValue(name, value),
+        configurable: true,
+        enumerable: false,
+      });
+    }
+  }
+}
