@@ -54,8 +54,8 @@ def write_csv(path: Path, size: int, seed: int = 7) -> int:
 
 def _host_preparation(folder: Path, name: str, form: str) -> float:
     """Milliseconds the server spends before the worker gets the job: resolve, read, decode, parse, pack."""
-    from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
-    from sandbox_server.datafolder import DataFolder
+    from sandbox_server.data.files import FileRequest, FilesLimits, build_payload, select
+    from sandbox_server.data.folder import DataFolder
 
     data = DataFolder(folder)
     started = time.perf_counter()

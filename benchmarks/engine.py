@@ -15,9 +15,11 @@ from importlib import metadata
 
 from py_mini_racer import MiniRacer
 
-from sandbox_server.sandbox import worker
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.source import analyze
+from sandbox_server.sandbox.worker import engine as worker_engine
+from sandbox_server.sandbox.worker import isolate as worker_isolate
+from sandbox_server.sandbox.worker import job as worker_job
 
 __all__ = [
     "MEMORY_LIMIT_BYTES",
@@ -114,20 +116,20 @@ def new_isolate_async(iterations: int, tick: Tick) -> list[float]:
 def runtime_isolate_async(iterations: int, tick: Tick, *, warm_up: bool = False) -> list[float]:
     """Milliseconds for what a worker does to have a fresh isolate ready, ``iterations`` times.
 
-    The worker's own ``_Isolate.prepare`` (create an isolate, set the hard memory limit, evaluate the runtime,
+    The worker's own ``Isolate.prepare`` (create an isolate, set the hard memory limit, evaluate the runtime,
     take its functions, connect the notification) and, with ``warm_up``, its warm-up run of a trivial job, so
-    that V8 compiles the runtime's functions before a real job arrives; then ``_Isolate.close``. As in a worker,
+    that V8 compiles the runtime's functions before a real job arrives; then ``Isolate.close``. As in a worker,
     one idle isolate stays alive meanwhile; it is closed at the end.
     """
     limits = SandboxLimits()
 
     async def measure() -> list[float]:
         samples = []
-        worker._keep_an_isolate()
+        worker_engine.keep_an_isolate()
         try:
             for _ in range(iterations):
                 started = time.perf_counter()
-                isolate = await worker._Isolate.prepare(limits, warm_up=warm_up)
+                isolate = await worker_isolate.Isolate.prepare(limits, warm_up=warm_up)
                 isolate.close()
                 samples.append(_ms(started))
                 tick()
@@ -139,8 +141,8 @@ def runtime_isolate_async(iterations: int, tick: Tick, *, warm_up: bool = False)
 
 
 def _close_kept_isolates() -> None:
-    while worker._KEEPER:
-        worker._KEEPER.pop().close()
+    while worker_engine.KEEPER:
+        worker_engine.KEEPER.pop().close()
 
 
 def warmed_runtime_isolate_async(iterations: int, tick: Tick) -> list[float]:
@@ -211,24 +213,24 @@ def raw_cycle_cost(iterations: int, tick: Tick) -> Cost:
 
 @contextmanager
 def _racer_for_next_prepare(racer: MiniRacer) -> Iterator[None]:
-    """Make the worker's next ``_Isolate.prepare`` use ``racer`` instead of creating one, so creation is timed apart."""
-    original = worker._new_racer
-    worker._new_racer = lambda: racer
+    """Make the worker's next ``Isolate.prepare`` use ``racer`` instead of creating one, so creation is timed apart."""
+    original = worker_engine.new_racer
+    worker_engine.new_racer = lambda: racer
     try:
         yield
     finally:
-        worker._new_racer = original
+        worker_engine.new_racer = original
 
 
 def worker_cycle_cost(iterations: int, tick: Tick, code: str = "1+1", result_text: str = "2") -> Cost:
     """What one job costs a worker, stage by stage, through the worker's own code in this process.
 
-    Stages: ``create`` (``worker._new_racer``, mini-racer's context without its setTimeout shim), ``runtime``
-    (the rest of ``_Isolate.prepare``: memory limit, the runtime's evaluation, its functions, the notification),
-    ``warm_up`` (``_Isolate.warm_up``), ``call`` (``worker._execute`` on a request for ``code``: the source
+    Stages: ``create`` (``worker_engine.new_racer``, mini-racer's context without its setTimeout shim), ``runtime``
+    (the rest of ``Isolate.prepare``: memory limit, the runtime's evaluation, its functions, the notification),
+    ``warm_up`` (``Isolate.warm_up``), ``call`` (``worker_job.execute`` on a request for ``code``: the source
     analysis, the job's one evaluation, the outcome's check; its result must render as ``result_text``) and
-    ``close`` (``_Isolate.close``). As in a worker, one idle isolate stays alive throughout
-    (``worker._keep_an_isolate``); it is closed at the end, so that later measurements in this process see no
+    ``close`` (``Isolate.close``). As in a worker, one idle isolate stays alive throughout
+    (``worker_engine.keep_an_isolate``); it is closed at the end, so that later measurements in this process see no
     other isolate.
     """
     limits = SandboxLimits()
@@ -236,23 +238,23 @@ def worker_cycle_cost(iterations: int, tick: Tick, code: str = "1+1", result_tex
 
     async def measure() -> Cost:
         cost = Cost(STAGES)
-        worker._keep_an_isolate()
+        worker_engine.keep_an_isolate()
         try:
             for _ in range(iterations):
                 cost.start()
-                racer = worker._new_racer()
+                racer = worker_engine.new_racer()
                 cost.mark("create")
                 with _racer_for_next_prepare(racer):
-                    isolate = await worker._Isolate.prepare(limits, warm_up=False)
+                    isolate = await worker_isolate.Isolate.prepare(limits, warm_up=False)
                 if isolate.racer is not racer:
                     isolate.close()
                     racer.close()
-                    raise CycleError("_Isolate.prepare no longer creates its isolate through worker._new_racer")
+                    raise CycleError("_Isolate.prepare no longer creates its isolate through worker_engine.new_racer")
                 cost.mark("runtime")
                 if not await isolate.warm_up():
                     raise CycleError("the runtime failed its warm-up run")
                 cost.mark("warm_up")
-                outcome = await worker._execute(isolate, request, limits)
+                outcome = await worker_job.execute(isolate, request, limits)
                 cost.mark("call")
                 isolate.close()
                 cost.mark("close")

@@ -192,7 +192,8 @@ def _javascript_check(runs: int) -> None:
     the first line is what it adds to a plain script with such a look-alike, the second what it would cost on
     TypeScript, where the grammar recovers from error after error.
     """
-    from sandbox_server.sandbox.source import _javascript_tree, _utf8
+    from sandbox_server.sandbox.source import _javascript_tree
+    from sandbox_server.sandbox.source.model import _utf8
 
     for label, code in (("JavaScript 2 kB", JAVASCRIPT_2K), ("TypeScript 2 kB", TYPESCRIPT_2K)):
         data = _utf8(code)

@@ -25,11 +25,11 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from sandbox_server.backlog import Backlog
-from sandbox_server.datafolder import DataFolder
+from sandbox_server.data.folder import DataFolder
+from sandbox_server.data.resources import DataResources
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
 from sandbox_server.registry import CallContext, Registry, ToolSpec
-from sandbox_server.resources import DataResources
 from sandbox_server.results import ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sandbox.protocol import well_formed

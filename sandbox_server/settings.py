@@ -7,7 +7,6 @@ named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -99,10 +98,9 @@ DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S = 600.0
 
 def default_workers() -> int:
     """One worker process per CPU this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return max(1, os.cpu_count() or 1)
+    from sandbox_server import platform
+
+    return platform.cpu_count()
 
 
 class Settings(BaseSettings):
@@ -133,6 +131,11 @@ class Settings(BaseSettings):
     workers: int = Field(default_factory=default_workers, ge=1, le=256, description="JavaScript worker processes")
     timezone: str = Field(DEFAULT_TIMEZONE, min_length=1, description="time zone seen by JavaScript (IANA name)")
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
+    platform: Literal["auto", "linux", "portable"] = Field(
+        "auto",
+        description="operating-system calls: linux, or portable (macOS and others; forced on Linux for testing); "
+        "read from SANDBOX_PLATFORM only, by the server and its workers alike",
+    )
     transport: Literal["stdio", "http"] = Field("stdio", description="how to serve MCP")
     host: str = Field(DEFAULT_HOST, min_length=1, description="HTTP bind address")
     port: int = Field(DEFAULT_PORT, ge=0, le=65_535, description="HTTP port (0 picks a free one)")

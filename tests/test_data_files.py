@@ -19,7 +19,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from sandbox_server import build_server
-from sandbox_server.resources import uri_of
+from sandbox_server.data.resources import uri_of
 
 from .conftest import make_settings
 from .datafolders import hostile_folder, snapshot
@@ -390,7 +390,7 @@ async def test_without_a_data_folder_nothing_of_it_is_visible() -> None:
 
 
 def test_a_payload_too_large_for_a_worker_frame_is_an_argument_error() -> None:
-    from sandbox_server.datafiles import check_frame_room
+    from sandbox_server.data.files import check_frame_room
     from sandbox_server.errors import ArgumentError
     from sandbox_server.sandbox.protocol import MAX_FRAME_BYTES
 
@@ -467,9 +467,9 @@ CSV_SHAPES = [
 def test_csv_records_are_exactly_what_the_csv_module_reads_whatever_the_block_boundaries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, block: int
 ) -> None:
-    import sandbox_server.datafiles as datafiles
-    from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
-    from sandbox_server.datafolder import DataFolder
+    import sandbox_server.data.files as datafiles
+    from sandbox_server.data.files import FileRequest, FilesLimits, build_payload, select
+    from sandbox_server.data.folder import DataFolder
 
     monkeypatch.setattr(datafiles, "_CSV_BLOCK_CHARS", block)
     (tmp_path / "t.csv").write_bytes(text.encode("utf-8"))
@@ -484,9 +484,9 @@ def test_csv_records_are_exactly_what_the_csv_module_reads_whatever_the_block_bo
 
 
 def test_a_csv_error_past_the_first_block_names_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sandbox_server.datafiles as datafiles
-    from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
-    from sandbox_server.datafolder import DataFolder
+    import sandbox_server.data.files as datafiles
+    from sandbox_server.data.files import FileRequest, FilesLimits, build_payload, select
+    from sandbox_server.data.folder import DataFolder
     from sandbox_server.errors import ArgumentError
 
     monkeypatch.setattr(datafiles, "_CSV_BLOCK_CHARS", 16)
@@ -503,8 +503,8 @@ def test_a_csv_error_past_the_first_block_names_its_line(tmp_path: Path, monkeyp
 
 
 def test_bytes_travel_as_base64_in_pieces_that_join_to_the_whole_file(tmp_path: Path) -> None:
-    from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
-    from sandbox_server.datafolder import DataFolder
+    from sandbox_server.data.files import FileRequest, FilesLimits, build_payload, select
+    from sandbox_server.data.folder import DataFolder
 
     data = random.Random(3).randbytes(5 * 1_048_576 + 7)
     (tmp_path / "blob.bin").write_bytes(data)
@@ -515,8 +515,8 @@ def test_bytes_travel_as_base64_in_pieces_that_join_to_the_whole_file(tmp_path: 
 
 
 def test_building_a_payload_stops_when_asked_to(tmp_path: Path) -> None:
-    from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
-    from sandbox_server.datafolder import DataFolder, Interrupted
+    from sandbox_server.data.files import FileRequest, FilesLimits, build_payload, select
+    from sandbox_server.data.folder import DataFolder, Interrupted
 
     (tmp_path / "rows.csv").write_text("a\n" * 100_000)
     folder = DataFolder(tmp_path)
@@ -534,7 +534,7 @@ def test_building_a_payload_stops_when_asked_to(tmp_path: Path) -> None:
 
 
 def test_the_frame_room_is_counted_exactly_without_escaping_the_payload_at_once() -> None:
-    from sandbox_server.datafiles import check_frame_room
+    from sandbox_server.data.files import check_frame_room
     from sandbox_server.errors import ArgumentError
     from sandbox_server.sandbox.protocol import MAX_FRAME_BYTES
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_server.datafolder import (
+from sandbox_server.data.folder import (
     MAX_COMPONENT_BYTES,
     MAX_DEPTH,
     MAX_NAME_CHARS,
@@ -192,7 +192,7 @@ def test_names_that_are_not_utf8_are_neither_listed_nor_matched_and_are_counted_
     os.mkdir(os.fsencode(tmp_path) + b"/dir\xff")
     write_raw_name(tmp_path, b"dir\xff/inner.csv")
     folder = DataFolder(tmp_path)
-    with caplog.at_level(logging.INFO, logger="sandbox_server.datafolder"):
+    with caplog.at_level(logging.INFO, logger="sandbox_server.data.folder"):
         listed = [file.name for file in folder.files()]
     assert listed == ["ok.csv"]
     notes = [record.getMessage() for record in caplog.records]
@@ -252,7 +252,7 @@ def test_folders_nested_deeper_than_the_cap_are_left_out_of_listings_and_pattern
 ) -> None:
     names = csv_at_depths(tree, [1, 2, MAX_DEPTH, MAX_DEPTH + 1, 1_101])
     folder = DataFolder(tree)
-    with caplog.at_level(logging.INFO, logger="sandbox_server.datafolder"):
+    with caplog.at_level(logging.INFO, logger="sandbox_server.data.folder"):
         listed = [file.name for file in folder.files()]
     assert sorted(listed) == sorted(names[:3])
     notes = [record.getMessage() for record in caplog.records]
@@ -340,14 +340,14 @@ def test_listings_are_in_name_order_even_where_a_folder_name_is_a_prefix_of_a_fi
 def test_a_walk_reads_at_most_the_cap_of_entries_and_says_so(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sandbox_server.datafolder as datafolder
+    import sandbox_server.data.folder as datafolder
 
     monkeypatch.setattr(datafolder, "MAX_WALKED_ENTRIES", 10)
     for index in range(4):
         (tmp_path / f"f{index}").mkdir()
         for inner in range(4):
             (tmp_path / f"f{index}" / f"{inner}.txt").write_text("1")
-    with caplog.at_level(logging.INFO, logger="sandbox_server.datafolder"):
+    with caplog.at_level(logging.INFO, logger="sandbox_server.data.folder"):
         listed = [file.name for file in DataFolder(tmp_path).files()]
     assert listed == ["f0/0.txt", "f0/1.txt", "f0/2.txt", "f0/3.txt"]
     assert any("after reading 10 entries" in record.getMessage() for record in caplog.records)
@@ -379,7 +379,7 @@ async def test_work_off_the_loop_learns_that_its_caller_was_cancelled_and_is_wai
 
     import anyio
 
-    from sandbox_server.datafolder import off_the_loop
+    from sandbox_server.data.folder import off_the_loop
 
     entered, release = threading.Event(), threading.Event()
     answers: list[bool] = []

@@ -383,7 +383,8 @@ async def test_the_inspector_calls_tools_and_sets_the_log_level_exactly_where_lo
 
 
 def test_the_http_limits_are_flags_and_variables_with_documented_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sandbox_server.cli import _settings_from, build_parser
+    from sandbox_server.cli import build_parser
+    from sandbox_server.cli import settings_from as _settings_from
     from sandbox_server.settings import Settings
 
     assert Settings(workers=1).max_request_memory_mb == 256

@@ -101,7 +101,7 @@ async def test_invalid_base64_is_a_dom_exception_as_in_node(client: Client) -> N
 
 
 def test_a_job_carries_only_the_web_modules_its_code_names() -> None:
-    from sandbox_server.sandbox.worker import _web_sources
+    from sandbox_server.sandbox.worker.options import web_sources as _web_sources
 
     assert _web_sources("1 + 1") == {}
     assert set(_web_sources("new URL('https://a.example/').host")) == {"url", "domexception"}

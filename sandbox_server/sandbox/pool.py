@@ -22,7 +22,7 @@ import logging
 import math
 import time
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -39,6 +39,7 @@ from sandbox_server.sandbox.outcome import (
 )
 from sandbox_server.sandbox.process import WorkerProcess
 from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
+from sandbox_server.sandbox.slots import Pending, Slot
 
 __all__ = ["GRACE_MS", "READY_TIMEOUT_S", "STARTUP_TIMEOUT_S", "WorkerPool"]
 
@@ -54,47 +55,6 @@ MAX_RESPAWN_DELAY_S = 5.0
 """Upper bound of the back-off between attempts when workers keep dying before they become ready."""
 
 _STREAM_ENDED = (anyio.IncompleteRead, anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError)
-
-_SlotState = Literal["starting", "idle", "busy", "recycling", "gone"]
-
-
-class _Pending:
-    """A submitted job, from submission to outcome."""
-
-    def __init__(self, job: Job, job_id: int) -> None:
-        self.job = job
-        self.id = job_id
-        self.slot: _Slot | None = None
-        self.assigned = anyio.Event()
-        self.done = anyio.Event()
-        self.outcome: Outcome | None = None
-        self.closed = False
-        self.dispatched_at = 0.0
-
-    def finish(self, outcome: Outcome) -> None:
-        if not self.done.is_set():
-            self.outcome = outcome
-            self.done.set()
-
-    def close(self) -> None:
-        """The pool shut down before the job got an outcome."""
-        self.closed = True
-        self.assigned.set()
-        self.done.set()
-
-
-class _Slot:
-    """One worker process and what it is doing."""
-
-    def __init__(self, worker: WorkerProcess) -> None:
-        self.worker = worker
-        self.state: _SlotState = "starting"
-        self.job: _Pending | None = None
-        self.became_ready = False
-        self.abandoned = False  # killed on purpose: a deadline or a cancellation
-        self.settled = anyio.Event()  # first ready, or death before it
-        self.pressed_job: int | None = None  # the job during which the worker said memory was running short
-        self.spawned_at = time.perf_counter()
 
 
 class WorkerPool:
@@ -115,9 +75,9 @@ class WorkerPool:
         self._size = size
         self._max_queue_wait_s = max_queue_wait_s
         self._limits = limits or SandboxLimits()
-        self._slots: set[_Slot] = set()
-        self._idle: collections.deque[_Slot] = collections.deque()
-        self._queue: collections.deque[_Pending] = collections.deque()
+        self._slots: set[Slot] = set()
+        self._idle: collections.deque[Slot] = collections.deque()
+        self._queue: collections.deque[Pending] = collections.deque()
         self._ids = itertools.count(1)
         self._host: asyncio.Task[None] | None = None
         self._tg: anyio.abc.TaskGroup | None = None
@@ -220,7 +180,7 @@ class WorkerPool:
             raise PoolClosedError
         if self._host is None or self._host.done():
             raise SandboxError("the JavaScript worker pool is not running (never started, or it failed)")
-        pending = _Pending(job, next(self._ids))
+        pending = Pending(job, next(self._ids))
         slot = self._take_idle()
         if slot is None:
             ahead = len(self._queue)
@@ -269,14 +229,14 @@ class WorkerPool:
 
     # --- dispatch --------------------------------------------------------------------------------------
 
-    def _take_idle(self) -> _Slot | None:
+    def _take_idle(self) -> Slot | None:
         while self._idle:
             slot = self._idle.popleft()
             if slot.state == "idle":
                 return slot
         return None
 
-    def _release(self, slot: _Slot) -> None:
+    def _release(self, slot: Slot) -> None:
         """``slot`` can take a job: give it to the oldest queued one, or mark it idle."""
         if self._closed or slot.state == "gone":
             return
@@ -290,7 +250,7 @@ class WorkerPool:
         slot.state = "idle"
         self._idle.append(slot)
 
-    async def _dispatch(self, slot: _Slot, pending: _Pending) -> Outcome:
+    async def _dispatch(self, slot: Slot, pending: Pending) -> Outcome:
         job = pending.job
         pending.dispatched_at = time.perf_counter()
         if slot.state != "gone":
@@ -315,7 +275,7 @@ class WorkerPool:
         self._abandon(slot, pending, f"its job passed the deadline of {job.timeout_ms} + {GRACE_MS} ms")
         return failure_outcome(timeout_error(job.timeout_ms), self._elapsed_ms(pending))
 
-    def _abandon(self, slot: _Slot, pending: _Pending, why: str) -> None:
+    def _abandon(self, slot: Slot, pending: Pending, why: str) -> None:
         """Kill the worker running ``pending``; its supervisor replaces it."""
         if slot.job is pending:
             slot.job = None
@@ -326,7 +286,7 @@ class WorkerPool:
         slot.worker.kill()
 
     @staticmethod
-    def _elapsed_ms(pending: _Pending) -> float:
+    def _elapsed_ms(pending: Pending) -> float:
         return (time.perf_counter() - pending.dispatched_at) * 1000
 
     # --- supervision -----------------------------------------------------------------------------------
@@ -348,14 +308,14 @@ class WorkerPool:
                 if slot.job is not None:
                     slot.job.close()
 
-    async def _add_worker(self, *, replacement: bool = False) -> _Slot:
+    async def _add_worker(self, *, replacement: bool = False) -> Slot:
         """Start a worker process and its supervisor (after a back-off if workers keep failing to start)."""
         assert self._tg is not None
         if self._failed_starts:
             await anyio.sleep(min(MAX_RESPAWN_DELAY_S, 0.1 * 2 ** (self._failed_starts - 1)))
         with anyio.CancelScope(shield=True):
             worker = await WorkerProcess.spawn(self._limits)
-        slot = _Slot(worker)
+        slot = Slot(worker)
         self._slots.add(slot)
         self._started += 1
         if replacement:
@@ -373,7 +333,7 @@ class WorkerPool:
             if not self._closed and self._tg is not None:
                 self._tg.start_soon(self._replace)
 
-    async def _supervise(self, slot: _Slot) -> None:
+    async def _supervise(self, slot: Slot) -> None:
         try:
             await self._follow(slot)
         except Exception:
@@ -383,7 +343,7 @@ class WorkerPool:
             with anyio.CancelScope(shield=True):
                 await self._retire(slot)
 
-    async def _follow(self, slot: _Slot) -> None:
+    async def _follow(self, slot: Slot) -> None:
         """Handle ``slot``'s messages until its process ends or must be replaced."""
         worker = slot.worker
         while slot.state != "gone":
@@ -404,7 +364,7 @@ class WorkerPool:
             if not self._on_message(slot, message):
                 return
 
-    def _on_message(self, slot: _Slot, message: dict[str, Any]) -> bool:
+    def _on_message(self, slot: Slot, message: dict[str, Any]) -> bool:
         """Act on one message; False when the worker must be replaced."""
         op = message["op"]
         if op == "ready" and slot.state in ("starting", "recycling"):
@@ -443,7 +403,7 @@ class WorkerPool:
             logger.warning("worker %d sent an unexpected %r message while %s", slot.worker.pid, op, slot.state)
         return False
 
-    async def _retire(self, slot: _Slot) -> None:
+    async def _retire(self, slot: Slot) -> None:
         """Reap a worker that ended or must go, answer its job, and start its replacement."""
         slot.state = "gone"
         pending, slot.job = slot.job, None

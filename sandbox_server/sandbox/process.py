@@ -51,7 +51,7 @@ _MAX_STDERR_LINE = 4096
 _REAP_TIMEOUT_S = 5.0
 _STDERR_DRAIN_S = 1.0
 # Variables a worker inherits; the rest of the server's environment (tokens, say) stays out of reach.
-_INHERITED_ENV = ("PATH", "PYTHONHOME", "TMPDIR")
+_INHERITED_ENV = ("PATH", "PYTHONHOME", "TMPDIR", "SANDBOX_PLATFORM")
 # V8 takes its default locale from these: fixed, so that toLocaleString() does not depend on the host.
 _FIXED_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 

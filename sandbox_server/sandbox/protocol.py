@@ -74,7 +74,7 @@ class Job:
         input_json: JSON text made available to the code as the global ``input``; None for no input.
         timeout_ms: The wall-clock limit of the execution in milliseconds; by default the server's.
         files_payload: The data-folder files the code may read as the global ``files``, packed as
-            :func:`sandbox_server.datafiles.build_payload` describes; None for none.
+            :func:`sandbox_server.data.files.build_payload` describes; None for none.
     """
 
     code: str

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from sandbox_server.registry import ToolSpec
-from sandbox_server.tools.arithmetic import ADD, DIVIDE
-from sandbox_server.tools.dates import DATE_DIFF
+from sandbox_server.tools.add import ADD
+from sandbox_server.tools.date_diff import DATE_DIFF
+from sandbox_server.tools.divide import DIVIDE
 
 __all__ = ["ADD", "DATE_DIFF", "DIVIDE", "deterministic_tools"]
 

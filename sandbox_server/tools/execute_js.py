@@ -9,8 +9,8 @@ from typing import Any
 
 import anyio
 
-from sandbox_server.datafiles import FORMATS, FilesLimits, build_payload, check_frame_room, parse_requests, select
-from sandbox_server.datafolder import DataFolder, Stop, off_the_loop
+from sandbox_server.data.files import FORMATS, FilesLimits, build_payload, check_frame_room, parse_requests, select
+from sandbox_server.data.folder import DataFolder, Stop, off_the_loop
 from sandbox_server.errors import ArgumentError
 from sandbox_server.registry import PURE_COMPUTATION, CallContext, ToolSpec
 from sandbox_server.results import ToolResult, error, ok

@@ -19,7 +19,7 @@ from mcp import Client
 
 import sandbox_server.tools.execute_js as execute_js
 from sandbox_server import build_server
-from sandbox_server.datafolder import MAX_DEPTH
+from sandbox_server.data.folder import MAX_DEPTH
 from sandbox_server.server import App
 
 from ..conftest import make_settings

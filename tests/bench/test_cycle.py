@@ -9,7 +9,7 @@ import pytest
 from benchmarks import cycle, engine
 from benchmarks.plan import QUICK
 from benchmarks.progress import Progress
-from sandbox_server.sandbox import worker
+from sandbox_server.sandbox.worker import engine as worker_engine
 
 
 def test_every_stage_of_the_worker_cycle_is_timed_on_each_iteration_and_no_isolate_is_left_kept() -> None:
@@ -21,8 +21,8 @@ def test_every_stage_of_the_worker_cycle_is_timed_on_each_iteration_and_no_isola
         assert all(value >= 0 for value in cost.cpu[stage] + cost.wall[stage])
     # Loading the runtime does far more than closing an isolate, whatever the machine.
     assert sum(cost.cpu["runtime"]) > sum(cost.cpu["close"])
-    assert worker._KEEPER == []
-    assert worker._new_racer is not None and worker._new_racer.__name__ == "_new_racer"
+    assert worker_engine.KEEPER == []
+    assert worker_engine.new_racer is not None and worker_engine.new_racer.__name__ == "new_racer"
 
 
 def test_the_raw_floor_is_timed_once_per_cycle_in_wall_and_cpu_time() -> None:
@@ -49,4 +49,4 @@ def test_the_cycle_section_compares_the_worker_cycle_with_the_floor() -> None:
 def test_a_job_whose_result_is_not_the_expected_text_stops_the_cycle_measurement() -> None:
     with pytest.raises(engine.CycleError, match="went wrong"):
         engine.worker_cycle_cost(1, lambda: None, "1+2", "2")
-    assert worker._KEEPER == []
+    assert worker_engine.KEEPER == []

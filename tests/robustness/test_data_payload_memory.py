@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_server.datafiles import PEAK_MEMORY_FACTOR
+from sandbox_server.data.files import PEAK_MEMORY_FACTOR
 
 FILE_BYTES = 16 * 1024 * 1024
 
 MEASURE = """
 import json, resource, sys
-from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
-from sandbox_server.datafolder import DataFolder
+from sandbox_server.data.files import FileRequest, FilesLimits, build_payload, select
+from sandbox_server.data.folder import DataFolder
 
 folder = DataFolder(sys.argv[1])
 limit = int(sys.argv[4])

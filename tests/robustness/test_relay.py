@@ -8,7 +8,7 @@ import mcp_types as types
 import pytest
 from mcp.shared.message import SessionMessage
 
-from sandbox_server.stdio import relay_until_drained
+from sandbox_server.transport.stdio import relay_until_drained
 
 pytestmark = pytest.mark.anyio
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from sandbox_server.datafiles import FileRequest, FilesLimits, build_payload, select
-from sandbox_server.datafolder import DataFolder
+from sandbox_server.data.files import FileRequest, FilesLimits, build_payload, select
+from sandbox_server.data.folder import DataFolder
 from sandbox_server.sandbox import Job, WorkerPool
 
 from .conftest import WAIT_S

@@ -371,11 +371,11 @@ def test_an_object_literal_block_can_run_as_an_expression(engine: MiniRacer) -> 
     ],
 )
 def test_the_shortcut_for_one_line_expressions_agrees_with_the_parser(code: str) -> None:
-    from sandbox_server.sandbox import source
+    from sandbox_server.sandbox.source import statements as source
 
     shortcut = analyze(code)
     assert source._simple_expression(code) is not None
-    parsed = source.analyze(code + "\n// a comment takes the parser's path")
+    parsed = analyze(code + "\n// a comment takes the parser's path")
     assert source._simple_expression(code + "\n// a comment takes the parser's path") is None
     assert shortcut.last_statement == parsed.last_statement
 
@@ -465,7 +465,7 @@ def test_any_text_is_analysed_without_error_and_only_ever_blanked(code: str) -> 
 
 @pytest.mark.parametrize("code", ["1 +", "(1", "f(1))", "a]", "x =>", "1+1 // sum", "a\nb", "let x", "x as any"])
 def test_the_shortcut_leaves_anything_unfinished_or_richer_to_the_parser(code: str) -> None:
-    from sandbox_server.sandbox import source
+    from sandbox_server.sandbox.source import statements as source
 
     assert source._simple_expression(code) is None
 
@@ -506,7 +506,7 @@ def test_exports_in_typescript_lose_what_only_modules_mean(code: str, stripped: 
 
 @given(st.text(alphabet=st.characters(codec=None, exclude_categories=())))
 def test_byte_offsets_map_to_the_python_index_of_each_character(text: str) -> None:
-    from sandbox_server.sandbox.source import _Offsets, _utf8
+    from sandbox_server.sandbox.source.model import _Offsets, _utf8
 
     data = _utf8(text)
     offsets = _Offsets(text, data)

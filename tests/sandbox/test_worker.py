@@ -25,7 +25,7 @@ def _engine_exception_classes() -> set[type[BaseException]]:
 
 
 def test_every_engine_exception_class_is_mapped_to_an_error_kind() -> None:
-    from sandbox_server.sandbox.worker import _EXCEPTION_KINDS
+    from sandbox_server.sandbox.worker.engine import EXCEPTION_KINDS as _EXCEPTION_KINDS
 
     classes = _engine_exception_classes()
     assert len(classes) >= 10
@@ -95,7 +95,7 @@ def test_the_engine_versions_are_reported_by_a_worker() -> None:
 
 
 def test_iterators_are_followed_from_the_start_only_when_code_may_print_one_while_iterating() -> None:
-    from sandbox_server.sandbox.worker import _tracks_iterators
+    from sandbox_server.sandbox.worker.options import tracks_iterators as _tracks_iterators
 
     assert _tracks_iterators("const it = s.values(); for (const v of it) console.log(v, it)")
     assert not _tracks_iterators("[...m.values()].reduce((a, b) => a + b, 0)")
@@ -105,25 +105,26 @@ def test_iterators_are_followed_from_the_start_only_when_code_may_print_one_whil
 def test_an_isolate_whose_warm_up_fails_gives_way_to_one_without_warm_up_that_runs_the_job(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from sandbox_server.sandbox import worker
+    from sandbox_server.sandbox.worker import isolate as isolate_module
+    from sandbox_server.sandbox.worker import job
 
     warm_ups: list[str] = []
-    call_bare = worker._Isolate.call_bare
+    call_bare = isolate_module.Isolate.call_bare
 
-    async def failing_warm_up(self: worker._Isolate, name: str) -> object:
+    async def failing_warm_up(self: isolate_module.Isolate, name: str) -> object:
         if name == "warmUp":
             warm_ups.append(name)
             return "the warm-up run failed: forced for the test"
         return await call_bare(self, name)
 
-    monkeypatch.setattr(worker._Isolate, "call_bare", failing_warm_up)
+    monkeypatch.setattr(isolate_module.Isolate, "call_bare", failing_warm_up)
 
     async def scenario() -> dict[str, object]:
         limits = SandboxLimits()
         request = {"id": 1, "code": "6 * 7", "input": "", "timeoutMs": 5000}
-        isolate = await worker._Isolate.prepare(limits)
+        isolate = await isolate_module.Isolate.prepare(limits)
         try:
-            return dict(await worker._execute(isolate, request, limits))
+            return dict(await job.execute(isolate, request, limits))
         finally:
             isolate.close()
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from sandbox_server.errors import ToolError
-from sandbox_server.tools.arithmetic import ADD, MAX_ADD_CHARS, MAX_INTEGER_DIGITS, add
+from sandbox_server.tools.add import ADD, MAX_ADD_CHARS, MAX_INTEGER_DIGITS, add
 
 from .calling import Call
 

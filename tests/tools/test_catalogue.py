@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec
 from sandbox_server.tools import ADD, DATE_DIFF, DIVIDE, deterministic_tools
-from sandbox_server.tools.arithmetic import MAX_EXPONENT, MAX_INTEGER_DIGITS
+from sandbox_server.tools.decimals import MAX_EXPONENT, MAX_INTEGER_DIGITS
 from sandbox_server.tools.public_holidays import MAX_HOLIDAY_YEARS
 
 SPECS = [pytest.param(spec, id=spec.name) for spec in deterministic_tools()]
@@ -87,8 +87,9 @@ def test_each_description_states_the_limits_a_model_would_otherwise_discover_by_
 
 
 def test_each_exact_tool_description_states_its_limits() -> None:
-    from sandbox_server.tools import arithmetic
-    from sandbox_server.tools.arithmetic import ADD, DIVIDE
+    from sandbox_server.tools import decimals as arithmetic
+    from sandbox_server.tools.add import ADD
+    from sandbox_server.tools.divide import DIVIDE
 
     assert f"{arithmetic.MAX_INTEGER_DIGITS} digits" in ADD.description
     for limit in (arithmetic.MAX_DECIMAL_CHARS, arithmetic.MAX_EXPONENT, arithmetic.MAX_PRECISION):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from sandbox_server.errors import ToolError
-from sandbox_server.tools.dates import DATE_DIFF, date_diff
+from sandbox_server.tools.date_diff import DATE_DIFF, date_diff
 
 from .calling import Call
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sandbox_server.errors import ToolError
-from sandbox_server.tools.dates import DATE_DIFF, date_diff
+from sandbox_server.tools.date_diff import DATE_DIFF, date_diff
 from sandbox_server.tools.public_holidays import MAX_HOLIDAY_YEARS
 
 from .calling import Call

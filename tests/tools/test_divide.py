@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from sandbox_server.errors import ToolError
-from sandbox_server.tools.arithmetic import (
+from sandbox_server.tools.divide import (
     DEFAULT_PRECISION,
     DIVIDE,
     MAX_EXPONENT,

@@ -1,10 +1,5 @@
-"""Exact arithmetic: ``add`` for integers and decimals of any size and ``divide`` as exact rational division.
-
-Numbers are carried as ``decimal.Decimal`` (exact for every value a decimal string can write) and
-``fractions.Fraction``, never as binary floats. A JSON number that arrives as a Python float is read through its
-shortest decimal form (``repr``), so ``0.1`` means one tenth. Big integers are turned into text through
-``Decimal`` because ``str(int)`` refuses integers longer than ``sys.get_int_max_str_digits()``.
-"""
+"""``divide``: exact rational division, rounded as asked, with the fraction, the exact decimal and, for whole
+numbers, quotient and remainder (see :mod:`.decimals` for the numbers it reads)."""
 
 from __future__ import annotations
 
@@ -25,7 +20,6 @@ from decimal import (
     Context,
     Decimal,
     Inexact,
-    InvalidOperation,
 )
 from fractions import Fraction
 from typing import Any
@@ -34,200 +28,30 @@ from sandbox_server.errors import ToolError
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec, pure
 from sandbox_server.results import ToolResult, ok
 from sandbox_server.tools.checks import problems, refuse
+from sandbox_server.tools.decimals import (
+    _DECIMAL,
+    DEFAULT_PRECISION,
+    DEFAULT_ROUNDING,
+    MAX_DECIMAL_CHARS,
+    MAX_EXPANSION_CHARS,
+    MAX_EXPONENT,
+    MAX_PRECISION,
+    _fraction_text,
+    _number_argument,
+    _operand_like,
+    integer_text,
+)
 
 __all__ = [
-    "ADD",
     "DEFAULT_PRECISION",
     "DEFAULT_ROUNDING",
     "DIVIDE",
-    "MAX_ADD_CHARS",
     "MAX_DECIMAL_CHARS",
     "MAX_EXPONENT",
-    "MAX_INTEGER_DIGITS",
     "MAX_PRECISION",
     "ROUNDING_MODES",
-    "add",
     "divide",
 ]
-
-MAX_INTEGER_DIGITS = 10_000
-"""Most digits ``add`` accepts in one operand, as written out in full (``1e-30`` is 31 digits: ``0.000...1``)."""
-MAX_ADD_CHARS = 10_010
-"""Longest decimal string ``add`` accepts: the digits plus a sign, a point and an exponent."""
-FLOAT_INTEGER_LIMIT = 2**53
-"""Above this a JSON number may have been rounded by the sender's float parser, so big integers must be strings."""
-DEFAULT_PRECISION = 34
-"""Significant digits of ``divide``'s rounded result when the caller names none (IEEE 754 decimal128)."""
-MAX_PRECISION = 1_000
-"""The largest ``precision`` or ``decimal_places`` a caller may ask ``divide`` for."""
-DEFAULT_ROUNDING = "half-even"
-"""How ``divide`` rounds when the caller names no mode: ties to even, as IEEE 754 and the ``decimal`` module do."""
-MAX_DECIMAL_CHARS = 1_100
-"""Longest decimal string ``divide`` accepts as an operand."""
-MAX_EXPONENT = 1_000
-"""``divide`` operands must lie between 1e-1000 and 1e+1000 in magnitude (or be zero)."""
-MAX_EXPANSION_CHARS = 2_000
-"""Longest exact decimal expansion ``divide`` writes out; beyond it only the fraction is exact."""
-
-INTEGER_PATTERN = r"^[+-]?[0-9]+$"
-PLAIN_DECIMAL_PATTERN = r"^-?[0-9]+(?:\.[0-9]+)?$"
-DECIMAL_PATTERN = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
-_DECIMAL = re.compile(DECIMAL_PATTERN)
-_INTEGER_LIMIT = 10**MAX_INTEGER_DIGITS
-# Exact addition: enough digits that no sum of two accepted operands is ever rounded (one operand's integer
-# digits plus the other's fraction digits, and a carry).
-_EXACT = Context(prec=2 * MAX_INTEGER_DIGITS + 2, rounding=ROUND_HALF_EVEN, traps=[Inexact, InvalidOperation])
-
-
-def integer_text(value: int) -> str:
-    """An integer in decimal, whatever its size (``str(int)`` has an interpreter-wide digit limit)."""
-    return str(Decimal(value))
-
-
-def _fraction_text(value: Fraction) -> str:
-    text = integer_text(value.numerator)
-    return text if value.denominator == 1 else f"{text}/{integer_text(value.denominator)}"
-
-
-# --- add ---------------------------------------------------------------------------------------------------------
-
-
-def _addend(name: str, value: Any) -> Decimal:
-    """Read one ``add`` operand exactly: an integer or a decimal, at most ``MAX_INTEGER_DIGITS`` digits written out."""
-    if isinstance(value, bool):
-        raise ToolError(f"Error: {name} must be a number or a decimal string, not the boolean {value!r}.")
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ToolError(f"Error: {name} = {value!r} is not a finite number.")
-        if value.is_integer() and abs(value) > FLOAT_INTEGER_LIMIT:
-            raise ToolError(
-                f"Error: {name} = {value!r} arrived as a floating-point number, which may already have lost digits "
-                f'above 2^53; pass big numbers as strings of digits, e.g. "{int(value)}".'
-            )
-        # 3.0 is the integer 3 (JSON Schema treats them as equal); other floats by their shortest decimal form.
-        value = int(value) if value.is_integer() else repr(value)
-    if isinstance(value, int):
-        if abs(value) >= _INTEGER_LIMIT:
-            raise ToolError(f"Error: {name} has more than {MAX_INTEGER_DIGITS} digits; that is the most add accepts.")
-        return Decimal(value)
-    if not isinstance(value, str):
-        raise ToolError(f"Error: {name} must be a number or a decimal string.")
-    shown = value if len(value) <= 60 else value[:57] + "..."
-    if _DECIMAL.fullmatch(value) is None:
-        raise ToolError(
-            f"Error: {name} = {shown!r} is not a decimal number; write digits with an optional sign, decimal point "
-            'and exponent, e.g. "-12.50", "1e-30" or "123456789012345678901234567890".'
-        )
-    exponent = re.search(r"[eE]([+-]?[0-9]+)$", value)
-    # An exponent of six or more digits writes out more digits than add accepts, unless the number is zero;
-    # checking it first avoids building a number with a billion zeros.
-    if exponent is not None and len(exponent.group(1).lstrip("+-").lstrip("0")) > 5:
-        mantissa = value[: exponent.start()]
-        if re.search(r"[1-9]", mantissa):
-            raise ToolError(_too_long(name))
-        return Decimal(0)
-    number = Decimal(value)
-    if _written_digits(number) > MAX_INTEGER_DIGITS:
-        raise ToolError(_too_long(name))
-    return number
-
-
-def _too_long(name: str) -> str:
-    return (
-        f"Error: {name} has more than {MAX_INTEGER_DIGITS} digits when written out in full; that is the most add "
-        "accepts."
-    )
-
-
-def _written_digits(number: Decimal) -> int:
-    """Digits of the plain (non-scientific) form, counting a leading ``0`` before the point."""
-    _, digits, exponent = number.as_tuple()
-    assert isinstance(exponent, int)
-    if exponent >= 0:
-        return len(digits) + exponent
-    return max(len(digits), -exponent + 1)
-
-
-def _plain(value: Decimal) -> str:
-    """A Decimal written out in full, never in scientific notation, with no negative zero."""
-    text = f"{value:f}"
-    return text[1:] if text.startswith("-") and not value else text
-
-
-def _operand_like(value: Any) -> bool:
-    """Whether ``value`` has a type the schema accepts for an operand (the schema reports the others)."""
-    return isinstance(value, int | float | str) and not isinstance(value, bool)
-
-
-def _add_checks(arguments: dict[str, Any]) -> list[str]:
-    return problems(
-        functools.partial(_addend, name, arguments[name]) for name in ("a", "b") if _operand_like(arguments.get(name))
-    )
-
-
-def add(arguments: dict[str, Any]) -> ToolResult:
-    """Sum two integers or decimals exactly."""
-    refuse(_add_checks(arguments))
-    a = _addend("a", arguments["a"])
-    b = _addend("b", arguments["b"])
-    total = _EXACT.add(a, b)
-    result, a_text, b_text = _plain(total), _plain(a), _plain(b)
-    digits = sum(character.isdigit() for character in result)
-    shown_b = f"({b_text})" if b_text.startswith("-") else b_text
-    text = f"Result: {result}\n{a_text} + {shown_b} = {result} ({digits} digit{'s' if digits != 1 else ''})"
-    return ok(text, {"result": result, "digits": digits, "a": a_text, "b": b_text})
-
-
-def _number_argument(description: str, max_length: int) -> dict[str, Any]:
-    # No pattern: the handler's message for a malformed string says more than a regular expression would.
-    return {"type": ["number", "string"], "maxLength": max_length, "description": description}
-
-
-ADD = ToolSpec(
-    name="add",
-    title="Add numbers exactly",
-    description=f"""\
-Add two integers or decimals exactly, whatever their size, never through binary floating point (0.1 + 0.2 is \
-0.3). Use it for any sum whose digits matter: money, long numbers, totals to check.
-
-Operands: JSON numbers or decimal strings ("-12.50", "1e-30"), up to {MAX_INTEGER_DIGITS} digits written out. \
-Pass integers beyond 2^53 and precise decimals as strings: clients may round big JSON numbers. The sum keeps \
-the operands' decimal places (12.50 + 0.5 = 13.00).
-
-Example: {{"a": "123456789012345678901234567890", "b": -30}} gives Result: 123456789012345678901234567860.""",
-    input_schema={
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["a", "b"],
-        "properties": {
-            "a": _number_argument("First addend.", MAX_ADD_CHARS),
-            "b": _number_argument("Second addend.", MAX_ADD_CHARS),
-        },
-    },
-    output_schema={
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["result", "digits", "a", "b"],
-        "properties": {
-            "result": {
-                "type": "string",
-                "pattern": PLAIN_DECIMAL_PATTERN,
-                "description": "The exact sum a + b, written out in full (no exponent).",
-            },
-            "digits": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Number of digits written in `result`, sign and decimal point excluded.",
-            },
-            "a": {"type": "string", "description": "The first operand as read, written out in full."},
-            "b": {"type": "string", "description": "The second operand as read, written out in full."},
-        },
-    },
-    handler=pure(add),
-    icon="add",
-    annotations=PURE_COMPUTATION,
-    check=_add_checks,
-)
 
 
 # --- divide ------------------------------------------------------------------------------------------------------

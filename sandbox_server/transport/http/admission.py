@@ -20,7 +20,7 @@ In order, each answered at once and before the body is read unless said otherwis
 Requests that accept ``text/event-stream`` go to the transport that answers with a stream (which carries the
 request's progress and log notifications before its result); without sessions, a client that accepts only
 ``application/json`` still gets plain JSON from a second transport, and the answer to an ``initialize`` carries a
-fresh random ``Mcp-Session-Id`` under which nothing is kept (see :mod:`sandbox_server.http_cancellation`).
+fresh random ``Mcp-Session-Id`` under which nothing is kept (see :mod:`.cancellation`).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sandbox_server.backlog import Backlog, json_values, request_cost
-from sandbox_server.http_connections import LogThrottle
+from sandbox_server.transport.http.connections import LogThrottle
 
 __all__ = ["Admission", "AdmissionLimits", "bearer_matches"]
 
@@ -338,7 +338,7 @@ def _with_correlation_id(send: Send) -> Send:
 
     The stateless server keeps nothing under this id. Clients send it back with every request, which lets a
     ``notifications/cancelled`` be matched to the call it names from the same client (see
-    :mod:`sandbox_server.http_cancellation`), and gives a load balancer a key for affinity if it wants one; any
+    :mod:`.cancellation`), and gives a load balancer a key for affinity if it wants one; any
     replica accepts any id.
     """
 

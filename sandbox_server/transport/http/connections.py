@@ -14,20 +14,21 @@ worker. :func:`guarded_protocol` builds an h11 protocol class that
   request it is answered ``503`` with ``Retry-After`` itself and closed.
 
 A request whose head has arrived is never closed here: its body, its processing and its response are bounded by
-the application (see :mod:`sandbox_server.http_admission`).
+the application (see :mod:`.admission`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import resource
 import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from sandbox_server import platform
 
 __all__ = ["ConnectionLimits", "LogThrottle", "guarded_protocol", "raise_descriptor_limit"]
 
@@ -231,15 +232,8 @@ def raise_descriptor_limit(max_connections: int, workers: int) -> int:
     cap is lowered (with a warning) so that connections can never take the descriptors the server needs.
     """
     needed = max_connections + DESCRIPTOR_RESERVE + DESCRIPTORS_PER_WORKER * workers
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != resource.RLIM_INFINITY and soft < needed:
-        target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-            soft = target
-        except (ValueError, OSError):
-            pass
-    if soft == resource.RLIM_INFINITY or soft >= needed:
+    soft = platform.raise_open_file_limit(needed)
+    if soft >= needed:
         return max_connections
     fitting = max(1, soft - DESCRIPTOR_RESERVE - DESCRIPTORS_PER_WORKER * workers)
     logger.warning(

@@ -19,7 +19,7 @@ Host memory per call is bounded by the bytes read: CSV is parsed a row at a time
 a few thousand rows at a time, so no file is ever held as Python lists of rows; :func:`build_payload` says what the
 peak is (:data:`PEAK_MEMORY_FACTOR` times the files' bytes for Latin-1 text). Encoding in chunks also lets the
 event loop's thread take the interpreter lock between them. All of it runs in a worker thread that asks a
-:data:`~sandbox_server.datafolder.Stop` between files, read chunks and record chunks, so a cancelled call's
+:data:`~sandbox_server.data.folder.Stop` between files, read chunks and record chunks, so a cancelled call's
 work ends within one of them.
 """
 
@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sandbox_server.datafolder import DataFile, DataFolder, Interrupted, Stop, is_pattern, never
+from sandbox_server.data.folder import DataFile, DataFolder, Interrupted, Stop, is_pattern, never
 from sandbox_server.errors import ArgumentError, PathRefused
 from sandbox_server.sandbox.protocol import MAX_FRAME_BYTES
 
@@ -106,7 +106,7 @@ def select(
         folder: Where the files are.
         requests: The ``files`` argument as :func:`parse_requests` reads it.
         limits: The caps of the call.
-        stop: Asked between the entries a pattern walks; see :class:`~sandbox_server.datafolder.Interrupted`.
+        stop: Asked between the entries a pattern walks; see :class:`~sandbox_server.data.folder.Interrupted`.
 
     Raises:
         PathRefused: A name is refused, or a pattern matches nothing.
@@ -261,7 +261,7 @@ def build_payload(
     """Read, decode and parse the selected files into the payload the runtime turns into ``files``.
 
     Blocking (file reads and parsing): run it in a worker thread. ``stop`` is asked between files, read
-    chunks and record pieces; see :class:`~sandbox_server.datafolder.Interrupted`.
+    chunks and record pieces; see :class:`~sandbox_server.data.folder.Interrupted`.
 
     Memory: a file's bytes are dropped once decoded, CSV rows exist as Python lists a few thousand at a time (the
     records are JSON text from then on), and the pieces are joined once, so the peak is the pieces and the payload

@@ -13,8 +13,8 @@ Two modes:
 
 In both, the SDK's transport checks Host and Origin against DNS rebinding; bound beyond localhost the server
 refuses to start without a bearer token (see ``Settings``); connections and requests are bounded
-(:mod:`sandbox_server.http_connections`, :mod:`sandbox_server.http_admission`); and a call whose client
-disconnects or cancels it is stopped (:mod:`sandbox_server.http_cancellation`).
+(:mod:`.connections`, :mod:`.admission`); and a call whose client
+disconnects or cancels it is stopped (:mod:`.cancellation`).
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from sandbox_server.http_admission import Admission, AdmissionLimits
-from sandbox_server.http_cancellation import CallCancellation
-from sandbox_server.http_connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
 from sandbox_server.server import App
 from sandbox_server.settings import Settings, is_loopback
+from sandbox_server.transport.http.admission import Admission, AdmissionLimits
+from sandbox_server.transport.http.cancellation import CallCancellation
+from sandbox_server.transport.http.connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
 
 __all__ = ["HEALTH_PATH", "MCP_PATH", "HttpApp", "build_http_app", "serve_http"]
 

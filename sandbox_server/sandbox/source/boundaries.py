@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from sandbox_server.sandbox.type_ends import LINE_BREAK, Scanner, Token, TypeEnd
+from sandbox_server.sandbox.source.type_ends import LINE_BREAK, Scanner, Token, TypeEnd
 
 __all__ = ["Reading", "read"]
 

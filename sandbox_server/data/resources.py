@@ -2,7 +2,7 @@
 
 URIs name files relative to the folder under the server's own scheme, ``sandbox-data:///reports/2025.csv``
 (each path component percent-encoded), so a client never sees where the folder is on the host. Reading goes
-through :class:`~sandbox_server.datafolder.DataFolder`, which applies every containment rule, and lists only names
+through :class:`~sandbox_server.data.folder.DataFolder`, which applies every containment rule, and lists only names
 that are valid UTF-8 (others are left out and logged), so every URI and name here can travel in JSON.
 
 Both handlers do their file-system work in a worker thread that stops when the request is cancelled. A page of
@@ -19,7 +19,7 @@ from urllib.parse import quote, unquote, urlsplit
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from sandbox_server.datafolder import DataFile, DataFolder, Stop, off_the_loop
+from sandbox_server.data.folder import DataFile, DataFolder, Stop, off_the_loop
 from sandbox_server.errors import PathRefused
 
 __all__ = ["PAGE_SIZE", "SCHEME", "DataResources", "name_of", "uri_of"]

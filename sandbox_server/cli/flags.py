@@ -1,29 +1,17 @@
-"""Command line: ``serve`` (the default) runs the server; ``tools list|call`` and ``resources list|read`` talk to one
-as a client."""
+"""The command line's flags: one for each setting (also read from ``SANDBOX_<NAME>``), the parser, and how the flags
+become :class:`~sandbox_server.settings.Settings` (or an error naming what the user set)."""
 
 from __future__ import annotations
 
 import argparse
-import base64
-import contextlib
-import json
-import logging
 import os
 import re
-import sys
-from collections.abc import Sequence
-from typing import Any
 
-import anyio
-from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from sandbox_server.client_errors import HttpFailures, explain_failure
 from sandbox_server.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 
-__all__ = ["main", "run"]
-
-logger = logging.getLogger("sandbox_server")
+__all__ = ["build_parser", "configuration_problem", "settings_env", "settings_from"]
 
 # Settings fields exposed as flags: (flag, field, type, help)
 _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
@@ -168,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 _HTTP_FIELDS = [field for _, field, _, _ in _HTTP_FLAGS]
 
 
-def _settings_from(args: argparse.Namespace) -> Settings:
+def settings_from(args: argparse.Namespace) -> Settings:
     given = {field: getattr(args, field) for _, field, _, _ in _SETTING_FLAGS if getattr(args, field, None) is not None}
     for field in ("log_level", "transport", "host", "port", "allowed_hosts", "http_sessions", *_HTTP_FIELDS):
         if getattr(args, field, None) is not None:
@@ -176,7 +164,7 @@ def _settings_from(args: argparse.Namespace) -> Settings:
     return Settings(**given)
 
 
-def _configuration_problem(error: ErrorDetails, args: argparse.Namespace) -> str:
+def configuration_problem(error: ErrorDetails, args: argparse.Namespace) -> str:
     """One settings error, naming what the user set: the flag if one was given, else the environment variable."""
     message = error["msg"].removeprefix("Value error, ")
 
@@ -192,23 +180,7 @@ def _configuration_problem(error: ErrorDetails, args: argparse.Namespace) -> str
     return f"{source(field)}{shown}: {message}"
 
 
-def _configure_logging(level: str) -> None:
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-
-
-def _print_versions() -> None:
-    from sandbox_server.sandbox import engine_versions
-    from sandbox_server.server import package_version
-
-    versions = engine_versions()
-    sys.stdout.write(f"sandbox-server {package_version()} (mini-racer {versions['miniRacer']}, V8 {versions['v8']})\n")
-
-
-def _settings_env(settings: Settings) -> dict[str, str]:
+def settings_env(settings: Settings) -> dict[str, str]:
     """Environment that passes ``settings`` (and the caller's SANDBOX_* variables) to a child server."""
     env = {key: value for key, value in os.environ.items() if key.startswith("SANDBOX_")}
     for _, field, _, _ in _SETTING_FLAGS:
@@ -218,190 +190,3 @@ def _settings_env(settings: Settings) -> dict[str, str]:
     env["SANDBOX_LOG_LEVEL"] = "warning"
     env["SANDBOX_TRANSPORT"] = "stdio"
     return env
-
-
-def _call_arguments(args: argparse.Namespace) -> dict[str, Any] | None:
-    """The tool arguments from --args and --code-file; None (after saying why on stderr) when unusable."""
-    arguments: dict[str, Any] = {}
-    if args.tools_command == "call":
-        try:
-            parsed = json.loads(args.args)
-        except json.JSONDecodeError as exc:
-            sys.stderr.write(f"sandbox-server: --args is not valid JSON: {exc}\n")
-            return None
-        if not isinstance(parsed, dict):
-            sys.stderr.write('sandbox-server: --args must be a JSON object, e.g. \'{"a": 1, "b": 2}\'\n')
-            return None
-        arguments = parsed
-        if args.code_file is not None:
-            try:
-                if args.code_file == "-":
-                    arguments["code"] = sys.stdin.read()
-                else:
-                    with open(args.code_file, encoding="utf-8") as handle:
-                        arguments["code"] = handle.read()
-            except OSError as exc:
-                sys.stderr.write(f"sandbox-server: cannot read --code-file: {exc}\n")
-                return None
-
-    return arguments
-
-
-async def _connect(
-    stack: contextlib.AsyncExitStack, args: argparse.Namespace, settings: Settings, http_failures: HttpFailures
-) -> Any:
-    """A client connected to the server at ``--url``, or to one started for the purpose over stdio."""
-    from mcp import Client, StdioServerParameters
-
-    target: Any
-    if args.url:
-        from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
-
-        token = settings.auth_token.get_secret_value() if settings.auth_token else None
-        headers = {"Authorization": f"Bearer {token}"} if token else None
-        http_client = await stack.enter_async_context(create_mcp_http_client(headers=headers))
-        http_failures.attach(http_client)
-        target = streamable_http_client(args.url, http_client=http_client)
-    else:
-        target = StdioServerParameters(
-            command=sys.executable, args=["-m", "sandbox_server", "serve"], env=_settings_env(settings)
-        )
-    return await stack.enter_async_context(Client(target, mode="legacy"))
-
-
-async def _resources_command(args: argparse.Namespace, settings: Settings, http_failures: HttpFailures) -> int:
-    from mcp.shared.exceptions import MCPError
-
-    from sandbox_server.resources import SCHEME, uri_of
-
-    async with contextlib.AsyncExitStack() as stack:
-        client = await _connect(stack, args, settings, http_failures)
-        if client.server_capabilities is None or client.server_capabilities.resources is None:
-            sys.stderr.write("sandbox-server: the server publishes no resources; start it with --data-dir PATH\n")
-            return 2
-        try:
-            if args.resources_command == "list":
-                listed: list[Any] = []
-                cursor: str | None = None
-                while True:
-                    page = await client.list_resources(cursor=cursor)
-                    listed.extend(page.resources)
-                    cursor = page.next_cursor
-                    if not cursor:
-                        break
-                if args.json:
-                    dumped = [item.model_dump(mode="json", by_alias=True, exclude_none=True) for item in listed]
-                    sys.stdout.write(json.dumps(dumped, indent=2, ensure_ascii=False) + "\n")
-                else:
-                    for item in listed:
-                        sys.stdout.write(f"{item.uri}\t{item.mime_type}\t{item.size} bytes\n")
-                return 0
-            uri = args.uri if args.uri.startswith(SCHEME + ":") else uri_of(args.uri)
-            result = await client.read_resource(uri)
-        except MCPError as exc:
-            sys.stderr.write(f"sandbox-server: {exc}\n")
-            return 1
-    if args.json:
-        sys.stdout.write(result.model_dump_json(by_alias=True, exclude_none=True, indent=2) + "\n")
-        return 0
-    for content in result.contents:
-        text = getattr(content, "text", None)
-        if text is not None:
-            sys.stdout.write(text)
-        else:
-            sys.stdout.flush()
-            sys.stdout.buffer.write(base64.b64decode(content.blob))
-            sys.stdout.buffer.flush()
-    return 0
-
-
-async def _tools_command(
-    args: argparse.Namespace, settings: Settings, arguments: dict[str, Any], http_failures: HttpFailures
-) -> int:
-    async with contextlib.AsyncExitStack() as stack:
-        client = await _connect(stack, args, settings, http_failures)
-        if args.tools_command == "list":
-            listed = await client.list_tools()
-            if args.json:
-                sys.stdout.write(listed.model_dump_json(by_alias=True, exclude_none=True, indent=2) + "\n")
-            else:
-                for tool in listed.tools:
-                    summary = (tool.description or "").split("\n")[0]
-                    sys.stdout.write(f"{tool.name}: {tool.title or ''}\n    {summary}\n")
-            return 0
-        result = await client.call_tool(args.name, arguments)
-    if args.json:
-        sys.stdout.write(result.model_dump_json(by_alias=True, exclude_none=True, indent=2) + "\n")
-    else:
-        for block in result.content:
-            text = getattr(block, "text", None)
-            sys.stdout.write((text if text is not None else block.model_dump_json()) + "\n")
-        if result.is_error:
-            sys.stdout.write("isError: true\n")
-    return 1 if result.is_error else 0
-
-
-async def _serve(settings: Settings, drain_timeout: float | None) -> None:
-    from sandbox_server.server import App, build_server
-
-    app = App.create(settings)
-    server = build_server(app=app)
-    if settings.transport == "http":
-        from sandbox_server.http_server import serve_http
-
-        await serve_http(server, app, settings, drain_timeout=drain_timeout)
-        return
-    from sandbox_server.stdio import serve_stdio
-
-    if drain_timeout is None:
-        drain_timeout = settings.max_timeout_ms / 1000 + 5
-    await serve_stdio(
-        server,
-        drain_timeout=drain_timeout,
-        backlog=app.backlog,
-        max_line_bytes=settings.max_message_bytes,
-        max_line_values=settings.max_message_values,
-    )
-
-
-def run(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv``; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.version:
-        _print_versions()
-        return 0
-    try:
-        settings = _settings_from(args)
-    except ValidationError as exc:
-        problems = "; ".join(_configuration_problem(error, args) for error in exc.errors())
-        sys.stderr.write(f"sandbox-server: invalid configuration: {problems}\n")
-        return 2
-    _configure_logging(settings.log_level if args.command in (None, "serve") else "warning")
-    if args.command == "tools":
-        arguments = _call_arguments(args)
-        if arguments is None:
-            return 2
-        http_failures = HttpFailures()
-        try:
-            return anyio.run(_tools_command, args, settings, arguments, http_failures)
-        except Exception as exc:
-            reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
-            sys.stderr.write(f"sandbox-server: {reason}\n")
-            return 1
-    if args.command == "resources":
-        http_failures = HttpFailures()
-        try:
-            return anyio.run(_resources_command, args, settings, http_failures)
-        except Exception as exc:
-            reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
-            sys.stderr.write(f"sandbox-server: {reason}\n")
-            return 1
-    anyio.run(_serve, settings, getattr(args, "drain_timeout", None))
-    return 0
-
-
-def main() -> None:
-    """Entry point of the ``sandbox-server`` command."""
-    sys.exit(run())

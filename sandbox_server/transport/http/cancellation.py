@@ -14,7 +14,7 @@ call's connection open. With sessions the SDK routes it within the session. With
 dispatcher of its own and the notification finds nothing; matching it by request id alone would let one client
 cancel another's call (every client numbers its requests from the same start). So the stateless server gives each
 client that initializes a random ``Mcp-Session-Id`` that it keeps no state for (see
-:mod:`sandbox_server.http_admission`); clients send it back with every request, and this middleware matches a
+:mod:`.admission`); clients send it back with every request, and this middleware matches a
 cancellation to the running call with the same id and request id, on this replica.
 """
 

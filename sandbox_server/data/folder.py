@@ -40,24 +40,29 @@ continue into are never read.
 
 from __future__ import annotations
 
-import fnmatch
 import logging
-import mimetypes
 import os
-import re
 import stat
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
-import anyio
-import anyio.from_thread
-import anyio.lowlevel
-import anyio.to_thread
-
+from sandbox_server.data.names import (
+    EVERYTHING,
+    MAX_COMPONENT_BYTES,
+    MAX_DEPTH,
+    MAX_NAME_CHARS,
+    Pattern,
+    components,
+    is_pattern,
+    leaves,
+    mime_type,
+    unlisted_reason,
+)
+from sandbox_server.data.stop import Interrupted, Stop, never, off_the_loop
 from sandbox_server.errors import PathRefused
+from sandbox_server.platform import descriptor_path
 
 __all__ = [
     "MAX_COMPONENT_BYTES",
@@ -77,47 +82,11 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-MAX_NAME_CHARS = 1024
-"""Longest accepted file name or pattern, in characters."""
-MAX_COMPONENT_BYTES = 255
-"""Longest accepted path component, in UTF-8 bytes (the common file-system limit)."""
-MAX_DEPTH = 64
-"""Most components a name or pattern may have (folders and the file); listings do not go deeper."""
 MAX_LISTED_FILES = 100_000
 """Most files a listing or a pattern yields; a larger folder is listed in part."""
 MAX_WALKED_ENTRIES = 250_000
 """Most directory entries one listing or pattern reads, of every kind (hidden ones and folders too); past it the
 walk ends, and what it found so far is all it yields."""
-
-Stop = Callable[[], bool]
-"""Asked between steps of a walk or a read: True when the request the work serves has ended."""
-
-
-def never() -> bool:
-    """A :data:`Stop` for work that nothing interrupts."""
-    return False
-
-
-class Interrupted(Exception):
-    """Raised inside a walk, a read or a payload build when its :data:`Stop` said the request has ended."""
-
-
-_PATTERN_CHARS = frozenset("*?[")
-_UNSPELLABLE = re.compile(r"[\x00-\x1f\x7f\\]")
-_GLOBSTAR = "**"
-_EXTRA_TYPES = {
-    ".csv": "text/csv",
-    ".tsv": "text/tab-separated-values",
-    ".json": "application/json",
-    ".jsonl": "application/jsonl",
-    ".ndjson": "application/x-ndjson",
-    ".md": "text/markdown",
-    ".txt": "text/plain",
-    ".log": "text/plain",
-    ".yaml": "application/yaml",
-    ".yml": "application/yaml",
-    ".xml": "application/xml",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,129 +106,6 @@ class DataFile:
     @property
     def mime_type(self) -> str:
         return mime_type(self.name)
-
-
-def mime_type(name: str) -> str:
-    """The MIME type the extension of ``name`` suggests; ``application/octet-stream`` when unknown."""
-    suffix = os.path.splitext(name)[1].lower()
-    if suffix in _EXTRA_TYPES:
-        return _EXTRA_TYPES[suffix]
-    guessed, _ = mimetypes.guess_type("x" + suffix, strict=False)
-    return guessed or "application/octet-stream"
-
-
-def is_pattern(name: str) -> bool:
-    """Whether ``name`` is a glob pattern (holds ``*``, ``?`` or ``[``) rather than a file name."""
-    return any(char in _PATTERN_CHARS for char in name)
-
-
-def _leaves(name: str) -> PathRefused:
-    # One message for every way out, so a refusal tells nothing about what exists outside the folder.
-    return PathRefused(
-        f"path {name!r} is refused: it is not inside the data folder (use a relative path such as 'reports/2025.csv')"
-    )
-
-
-def _components(name: str) -> list[str]:
-    """The checked components of ``name``; raises PathRefused naming the rule it breaks."""
-    if not isinstance(name, str) or not name:
-        raise PathRefused("a file name must be a non-empty string such as 'reports/2025.csv'")
-    shown = name if len(name) <= 80 else name[:77] + "..."
-    if len(name) > MAX_NAME_CHARS:
-        raise PathRefused(f"path {shown!r} is {len(name)} characters long; at most {MAX_NAME_CHARS} are accepted")
-    if any(ord(char) < 32 or ord(char) == 127 for char in name):
-        raise PathRefused(f"path {shown!r} is refused: it contains a control character (NUL, newline, ...)")
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        # repr() escapes the surrogate, so the message itself stays valid text.
-        raise PathRefused(f"path {shown!r} is refused: it is not valid Unicode (it holds a lone surrogate)") from None
-    if "\\" in name:
-        raise PathRefused(f"path {shown!r} is refused: use '/' to separate folders, not '\\'")
-    if name.startswith(("/", "~")) or (len(name) > 1 and name[1] == ":"):
-        raise _leaves(shown)
-    parts = name.split("/")
-    for part in parts:
-        if part in ("", ".", ".."):
-            if part == "..":
-                raise _leaves(shown)
-            raise PathRefused(f"path {shown!r} is refused: it has an empty or '.' component")
-        if part.startswith("."):
-            raise PathRefused(
-                f"path {shown!r} is refused: hidden files and folders (names starting with '.') are not accessible"
-            )
-        if len(part.encode("utf-8")) > MAX_COMPONENT_BYTES:
-            raise PathRefused(f"path {shown!r} is refused: a component is longer than {MAX_COMPONENT_BYTES} bytes")
-    if len(parts) > MAX_DEPTH:
-        raise PathRefused(
-            f"path {shown!r} is {len(parts)} levels deep; at most {MAX_DEPTH} levels (folders and the file) "
-            "are accepted"
-        )
-    return parts
-
-
-def _unlisted_reason(part: str, top: bool) -> str | None:
-    """Why a directory entry that is not hidden cannot be named, so is neither listed nor matched; None if it can."""
-    try:
-        size = len(part.encode("utf-8"))
-    except UnicodeEncodeError:
-        return "whose names are not UTF-8"
-    if size > MAX_COMPONENT_BYTES or _UNSPELLABLE.search(part) is not None:
-        return "whose names hold a control character or a backslash"
-    if top and (part.startswith("~") or (len(part) > 1 and part[1] == ":")):
-        return "whose names read as home or drive paths"
-    return None
-
-
-class _Pattern:
-    """A pattern as an automaton over path components.
-
-    A state is the index of the next pattern component to match; the walk carries the set of states each folder
-    leaves open. ``**`` matches any number of folders (so a run of them is one), and a trailing ``**`` at least one
-    component, as the definition of patterns says; the other components are ``fnmatch`` patterns.
-    """
-
-    def __init__(self, parts: list[str]) -> None:
-        collapsed: list[str] = []
-        for part in parts:
-            if not (part == _GLOBSTAR and collapsed and collapsed[-1] == _GLOBSTAR):
-                collapsed.append(part)
-        self.size = len(collapsed)
-        self.globstar = [part == _GLOBSTAR for part in collapsed]
-        self.matchers = [None if part == _GLOBSTAR else re.compile(fnmatch.translate(part)).match for part in collapsed]
-        self.start = self._closed({0})
-
-    def _closed(self, states: set[int]) -> frozenset[int]:
-        # A "**" that is not last may match no folder at all; runs are collapsed, so one step settles it.
-        extra = {index + 1 for index in states if index < self.size - 1 and self.globstar[index]}
-        return frozenset(states | extra)
-
-    def step(self, states: frozenset[int], component: str) -> frozenset[int]:
-        """The states after matching one more path component."""
-        following: set[int] = set()
-        for index in states:
-            if index == self.size:
-                continue
-            if self.globstar[index]:
-                following.add(index)
-                if index == self.size - 1:
-                    following.add(self.size)
-            else:
-                matcher = self.matchers[index]
-                if matcher is not None and matcher(component) is not None:
-                    following.add(index + 1)
-        return self._closed(following)
-
-    def accepts(self, states: frozenset[int]) -> bool:
-        """Whether a file whose name led to ``states`` matches."""
-        return self.size in states
-
-    def continues(self, states: frozenset[int]) -> bool:
-        """Whether anything inside a folder whose name led to ``states`` could match."""
-        return any(index < self.size for index in states)
-
-
-_EVERYTHING = frozenset({0})
 
 
 @dataclass(slots=True)
@@ -320,7 +166,7 @@ class DataFolder:
             if os.path.islink(candidate):
                 resolved = os.path.realpath(candidate)
                 if self._inside(resolved) is None:
-                    raise _leaves(name)
+                    raise leaves(name)
                 candidate = resolved
             if index < len(parts) - 1 and not os.path.isdir(candidate):
                 raise PathRefused(f"no file {name!r} in the data folder")
@@ -329,7 +175,7 @@ class DataFolder:
 
     def resolve(self, name: str) -> DataFile:
         """The regular file ``name`` names; raises PathRefused with the reason when there is none."""
-        parts = _components(name)
+        parts = components(name)
         real = self._follow(name, parts)
         try:
             info = os.stat(real)
@@ -370,12 +216,12 @@ class DataFolder:
 
     def matching(self, pattern: str, *, stop: Stop = never) -> Iterator[DataFile]:
         """The files ``pattern`` matches, as :meth:`glob` finds them, one at a time; the pattern is checked at once."""
-        return self._walk(_Pattern(_components(pattern)), MAX_LISTED_FILES, None, stop)
+        return self._walk(Pattern(components(pattern)), MAX_LISTED_FILES, None, stop)
 
-    def _walk(self, pattern: _Pattern | None, limit: int, after: str | None, stop: Stop) -> Iterator[DataFile]:
+    def _walk(self, pattern: Pattern | None, limit: int, after: str | None, stop: Stop) -> Iterator[DataFile]:
         left_out: Counter[str] = Counter()
         budget = [MAX_WALKED_ENTRIES]
-        start = _EVERYTHING if pattern is None else pattern.start
+        start = EVERYTHING if pattern is None else pattern.start
         yielded = 0
         ended = False
         try:
@@ -389,7 +235,7 @@ class DataFolder:
                 if stop():
                     raise Interrupted
                 entry, is_folder = item
-                reason = _unlisted_reason(entry.name, top=frame.depth == 1)
+                reason = unlisted_reason(entry.name, top=frame.depth == 1)
                 if reason is not None:
                     left_out[reason] += 1
                     continue
@@ -485,9 +331,19 @@ class DataFolder:
             info = os.fstat(descriptor)
             if not stat.S_ISREG(info.st_mode):
                 raise PathRefused(f"{file.name!r} is not a regular file")
-            opened = _descriptor_path(descriptor)
-            if opened is not None and self._inside(opened) is None:
-                raise _leaves(file.name)
+            opened = descriptor_path(descriptor)
+            if opened is None:
+                # No way to ask the system what was opened: the checked path must still lead inside, to this very
+                # file (the same device and inode), now that it is open.
+                opened = os.path.realpath(file.real)
+                try:
+                    same = os.stat(opened)
+                except OSError:
+                    raise leaves(file.name) from None
+                if (same.st_dev, same.st_ino) != (info.st_dev, info.st_ino):
+                    raise leaves(file.name)
+            if self._inside(opened) is None:
+                raise leaves(file.name)
             if info.st_size > limit:
                 raise PathRefused(f"file {file.name!r} is {info.st_size} bytes; at most {limit} bytes can be read")
             # The first read asks for one byte past the size seen, so the whole of a file that does not change comes
@@ -513,41 +369,6 @@ class DataFolder:
 
 
 _READ_CHUNK = 1 << 20
-
-
-def _descriptor_path(descriptor: int) -> str | None:
-    """The path the kernel reports for an open descriptor (Linux), or None where that is not available."""
-    try:
-        return os.readlink(f"/proc/self/fd/{descriptor}")
-    except OSError:
-        return None
-
-
-_Result = TypeVar("_Result")
-
-
-async def off_the_loop(work: Callable[[Stop], _Result]) -> _Result:
-    """Run blocking folder ``work`` in a worker thread, handing it a :data:`Stop` that says True once the calling
-    task is cancelled (the request ended), so that the thread's walks and reads end promptly.
-
-    The thread is not abandoned: a cancelled caller waits for it to notice, which takes at most one directory
-    entry, one read chunk or one chunk of records, so no work outlives its request.
-    """
-    cancelled = anyio.get_cancelled_exc_class()
-
-    def stop() -> bool:
-        try:
-            anyio.from_thread.check_cancelled()
-        except cancelled:
-            return True
-        return False
-
-    try:
-        return await anyio.to_thread.run_sync(work, stop)
-    except Interrupted:
-        # The thread ended because of a cancellation that is pending here: let it take its ordinary course.
-        await anyio.lowlevel.checkpoint_if_cancelled()
-        raise
 
 
 def folder_from(path: str | Path | None) -> DataFolder | None:

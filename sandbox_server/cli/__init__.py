@@ -1,0 +1,102 @@
+"""Command line: ``serve`` (the default) runs the server; ``tools list|call`` and ``resources list|read`` talk to one
+as a client (:mod:`.client`). The flags are in :mod:`.flags`, the explanations of a client's failures in
+:mod:`.errors`."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Sequence
+
+import anyio
+from pydantic import ValidationError
+
+from sandbox_server.cli.client import call_arguments, resources_command, tools_command
+from sandbox_server.cli.errors import HttpFailures, explain_failure
+from sandbox_server.cli.flags import build_parser, configuration_problem, settings_from
+from sandbox_server.settings import Settings
+
+__all__ = ["build_parser", "main", "run", "settings_from"]
+
+logger = logging.getLogger("sandbox_server")
+
+
+def _configure_logging(level: str) -> None:
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def _print_versions() -> None:
+    from sandbox_server.sandbox import engine_versions
+    from sandbox_server.server import package_version
+
+    versions = engine_versions()
+    sys.stdout.write(f"sandbox-server {package_version()} (mini-racer {versions['miniRacer']}, V8 {versions['v8']})\n")
+
+
+async def _serve(settings: Settings, drain_timeout: float | None) -> None:
+    from sandbox_server.server import App, build_server
+
+    app = App.create(settings)
+    server = build_server(app=app)
+    if settings.transport == "http":
+        from sandbox_server.transport.http import serve_http
+
+        await serve_http(server, app, settings, drain_timeout=drain_timeout)
+        return
+    from sandbox_server.transport.stdio import serve_stdio
+
+    if drain_timeout is None:
+        drain_timeout = settings.max_timeout_ms / 1000 + 5
+    await serve_stdio(
+        server,
+        drain_timeout=drain_timeout,
+        backlog=app.backlog,
+        max_line_bytes=settings.max_message_bytes,
+        max_line_values=settings.max_message_values,
+    )
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv``; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        _print_versions()
+        return 0
+    try:
+        settings = settings_from(args)
+    except ValidationError as exc:
+        problems = "; ".join(configuration_problem(error, args) for error in exc.errors())
+        sys.stderr.write(f"sandbox-server: invalid configuration: {problems}\n")
+        return 2
+    _configure_logging(settings.log_level if args.command in (None, "serve") else "warning")
+    if args.command == "tools":
+        arguments = call_arguments(args)
+        if arguments is None:
+            return 2
+        http_failures = HttpFailures()
+        try:
+            return anyio.run(tools_command, args, settings, arguments, http_failures)
+        except Exception as exc:
+            reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
+            sys.stderr.write(f"sandbox-server: {reason}\n")
+            return 1
+    if args.command == "resources":
+        http_failures = HttpFailures()
+        try:
+            return anyio.run(resources_command, args, settings, http_failures)
+        except Exception as exc:
+            reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
+            sys.stderr.write(f"sandbox-server: {reason}\n")
+            return 1
+    anyio.run(_serve, settings, getattr(args, "drain_timeout", None))
+    return 0
+
+
+def main() -> None:
+    """Entry point of the ``sandbox-server`` command."""
+    sys.exit(run())

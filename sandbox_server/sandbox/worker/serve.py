@@ -1,0 +1,222 @@
+"""The worker's process: its channel to the pool, the serve loop that runs jobs one at a time, and start-up (OS
+limits, stdout kept for the protocol, time zone, V8 flags)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Sequence
+from importlib import metadata
+from typing import Any
+
+from py_mini_racer import MiniRacer, init_mini_racer
+
+from sandbox_server import platform
+from sandbox_server.sandbox.limits import MIB, SandboxLimits
+from sandbox_server.sandbox.protocol import (
+    HEADER,
+    ProtocolError,
+    attach_fields,
+    decode_frame,
+    encode_frame,
+    frame_length,
+    outcome_message,
+    ready_message,
+)
+from sandbox_server.sandbox.worker.engine import keep_an_isolate, v8_flags
+from sandbox_server.sandbox.worker.isolate import Isolate
+from sandbox_server.sandbox.worker.job import execute
+from sandbox_server.sandbox.worker.memory import DataBounds, limit_data_segment
+
+__all__ = ["MAX_JOBS_PER_WORKER", "RECYCLE_GROWTH_BYTES", "Channel", "main", "run_and_exit", "serve"]
+
+logger = logging.getLogger(__name__)
+
+RECYCLE_GROWTH_BYTES = 64 * MIB
+"""Data size a worker may have gained over its start-up size, measured between jobs, before it retires.
+
+Some memory outlives an isolate (a pending ``Atomics.waitAsync`` with a time-out keeps a task of V8's
+platform until its time comes); a worker that has gained this much is replaced, so that every job starts with
+about the memory of a fresh worker. Ordinary jobs level off about 34 MiB above the start-up size (allocator
+pools and V8's own caches filled by the first large jobs), well below this."""
+MAX_JOBS_PER_WORKER = 2000
+"""Jobs a worker runs before it retires, whatever its data size says."""
+
+
+class Channel:
+    """The worker's end of the frames: requests on stdin, answers on a private descriptor."""
+
+    def __init__(self, reader: asyncio.StreamReader, out_fd: int) -> None:
+        self._reader = reader
+        self._out_fd = out_fd
+
+    @classmethod
+    async def open(cls, out_fd: int) -> Channel:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=2**20)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(0, "rb", 0))
+        return cls(reader, out_fd)
+
+    async def receive(self) -> dict[str, Any] | None:
+        """The next message, or None when the pool closed the pipe."""
+        try:
+            header = await self._reader.readexactly(HEADER.size)
+        except asyncio.IncompleteReadError as exc:
+            if exc.partial:
+                raise ProtocolError("the request stream ended inside a frame header") from exc
+            return None
+        message = decode_frame(await self._read_body(header))
+        if "attached" in message:
+            names = message["attached"]
+            count = len(names) if isinstance(names, list) else 0
+            bodies = [await self._read_body(await self._read_header()) for _ in range(count)]
+            message = attach_fields(message, bodies)
+        return message
+
+    async def _read_header(self) -> bytes:
+        try:
+            return await self._reader.readexactly(HEADER.size)
+        except asyncio.IncompleteReadError as exc:
+            raise ProtocolError("the request stream ended inside a frame header") from exc
+
+    async def _read_body(self, header: bytes) -> bytes:
+        try:
+            return await self._reader.readexactly(frame_length(header))
+        except asyncio.IncompleteReadError as exc:
+            raise ProtocolError("the request stream ended inside a frame") from exc
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one message; blocking is fine, the pool always reads."""
+        data = memoryview(encode_frame(message))
+        while data:
+            written = os.write(self._out_fd, data)
+            data = data[written:]
+
+
+def _read_request(message: dict[str, Any]) -> dict[str, Any]:
+    if message["op"] != "run":
+        raise ProtocolError(f"unknown request {message['op']!r}")
+    expected = {"id": int, "code": str, "input": str, "timeoutMs": int}
+    for key, kind in expected.items():
+        if not isinstance(message.get(key), kind):
+            raise ProtocolError(f"run request field {key!r} is missing or not {kind.__name__}")
+    if message["timeoutMs"] < 1:
+        raise ProtocolError("run request timeoutMs must be positive")
+    if not isinstance(message.get("files", ""), str):
+        raise ProtocolError("run request field 'files' is not str")
+    backlog = message.get("backlog", 0)
+    if not isinstance(backlog, int) or backlog < 0:
+        raise ProtocolError("run request field 'backlog' is not a count")
+    return message
+
+
+def _versions(isolate: Isolate) -> tuple[str, str]:
+    return isolate.racer.v8_version, metadata.version("mini-racer")
+
+
+def _claim_stdout() -> int:
+    """Keep fd 1 for the protocol under a new number and send whatever else writes to fd 1 to stderr."""
+    out_fd = os.dup(1)
+    os.dup2(2, 1)
+    return out_fd
+
+
+def _set_timezone(name: str) -> None:
+    """Fix the time zone V8 reports; it reads TZ when it starts."""
+    os.environ["TZ"] = name
+    time.tzset()
+
+
+async def serve(limits: SandboxLimits, out_fd: int) -> None:
+    channel = await Channel.open(out_fd)
+    keep_an_isolate()
+    isolate = await Isolate.prepare(limits)
+    bounds = limit_data_segment(limits)
+    ready = ready_message(*_versions(isolate))
+    channel.send(ready)
+    jobs = 0
+    try:
+        while (message := await channel.receive()) is not None:
+            request = _read_request(message)
+            job_id = request["id"]
+            warn = functools.partial(channel.send, {"op": "pressure", "id": job_id})
+            outcome = await execute(isolate, request, limits, bounds, warn)
+            channel.send(outcome_message(job_id, outcome))
+            jobs += 1
+            if isolate.stuck:
+                # Disposing of an isolate that is still running would wait for it: make way for a fresh process.
+                stuck = "its isolate stayed busy in native code after its job was stopped"
+                channel.send({"op": "retire", "reason": stuck})
+                sys.stderr.flush()
+                os._exit(0)
+            isolate.close()
+            # With jobs waiting in the pool, the next one comes as soon as this worker is ready: warming the isolate
+            # up would only delay it, compiling what the job compiles anyway.
+            isolate = await Isolate.prepare(limits, warm_up=request.get("backlog", 0) == 0)
+            reason = _retirement(jobs, bounds)
+            if reason is not None:
+                channel.send({"op": "retire", "reason": reason})
+                return
+            channel.send(ready)
+    finally:
+        isolate.close()
+
+
+def _retirement(jobs: int, bounds: DataBounds | None) -> str | None:
+    """Why this worker should make way for a fresh one now, if it should."""
+    if jobs >= MAX_JOBS_PER_WORKER:
+        return f"it ran {jobs} jobs"
+    if bounds is not None:
+        grown = platform.data_size() - bounds.baseline
+        if grown > RECYCLE_GROWTH_BYTES:
+            return f"its data size grew by {grown // MIB} MiB"
+    return None
+
+
+def _print_versions() -> int:
+    # Only the engine knows its V8 version; one throwaway isolate tells it.
+    init_mini_racer(flags=["--single-threaded"])
+    with MiniRacer() as racer:
+        versions = {"v8": racer.v8_version, "miniRacer": metadata.version("mini-racer")}
+    sys.stdout.write(json.dumps(versions) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the worker until the pool closes its stdin; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--versions"]:
+        return _print_versions()
+    limits = SandboxLimits.from_args(args)
+    out_fd = _claim_stdout()
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    platform.die_with_parent()
+    _set_timezone(limits.timezone)
+    init_mini_racer(flags=v8_flags(limits))
+    try:
+        asyncio.run(serve(limits, out_fd))
+    except ProtocolError:
+        logger.exception("protocol failure")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def run_and_exit() -> None:
+    try:
+        status = main()
+    except SystemExit as exc:  # bad arguments
+        status = exc.code if isinstance(exc.code, int) else 2
+    except BaseException:
+        logger.exception("the worker failed")
+        status = 1
+    sys.stderr.flush()
+    # Skip interpreter finalisation: mini-racer's finalizers can block once the event loop is gone.
+    os._exit(status)
