@@ -10,10 +10,11 @@ from pathlib import Path
 import anyio
 import pytest
 
+from sandbox_server import platform
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.process import describe_death
 
-from .conftest import SMALL_MEMORY_MB, Sandbox
+from .conftest import RESERVES_ONLY, SMALL_MEMORY_MB, Sandbox
 
 pytestmark = pytest.mark.anyio
 
@@ -37,10 +38,14 @@ MEMORY_BOMBS = [
         "const b = []; while (true) b.push(new SharedArrayBuffer(64 * 2 ** 20));", id="sharedarraybuffer-bomb"
     ),
     pytest.param(
-        "const b = new ArrayBuffer(1, { maxByteLength: 2 ** 32 }); b.resize(2 ** 32)", id="resizable-buffer-grown"
+        "const b = new ArrayBuffer(1, { maxByteLength: 2 ** 32 }); b.resize(2 ** 32)",
+        id="resizable-buffer-grown",
+        marks=RESERVES_ONLY,
     ),
     pytest.param(
-        "const b = new SharedArrayBuffer(1, { maxByteLength: 2 ** 32 }); b.grow(2 ** 32)", id="growable-shared-buffer"
+        "const b = new SharedArrayBuffer(1, { maxByteLength: 2 ** 32 }); b.grow(2 ** 32)",
+        id="growable-shared-buffer",
+        marks=RESERVES_ONLY,
     ),
     pytest.param(
         "const b = new ArrayBuffer(40 * 2 ** 20); const keep = []; while (true) keep.push(structuredClone(b));",
@@ -49,12 +54,24 @@ MEMORY_BOMBS = [
     pytest.param(
         "const m = new WebAssembly.Memory({ initial: 1, maximum: 65536 }); while (true) m.grow(1024);",
         id="webassembly-memory-grown",
+        marks=RESERVES_ONLY,
     ),
     pytest.param(
         "const ms = []; while (true) ms.push(new WebAssembly.Memory({ initial: 1024 }));",
         id="many-webassembly-memories",
     ),
-    pytest.param("new WebAssembly.Memory({ initial: 65536 })", id="four-gigabyte-webassembly-memory"),
+    pytest.param(
+        "new WebAssembly.Memory({ initial: 65536 })", id="four-gigabyte-webassembly-memory", marks=RESERVES_ONLY
+    ),
+    pytest.param(
+        "const b = new ArrayBuffer(1, { maxByteLength: 2 ** 32 }); b.resize(2 ** 32); new Uint8Array(b).fill(1)",
+        id="resizable-buffer-grown-and-used",
+    ),
+    pytest.param(
+        "const m = new WebAssembly.Memory({ initial: 1, maximum: 65536 });"
+        " while (true) { m.grow(1024); new Uint8Array(m.buffer).fill(1); }",
+        id="webassembly-memory-grown-and-used",
+    ),
     pytest.param(
         "setTimeout(() => { const a = []; while (true) a.push(new Array(1e6).fill(1)); }, 1); 'scheduled'",
         id="heap-growth-in-a-timer-callback",
@@ -140,6 +157,7 @@ def _data_size(pid: int) -> int:
     return int(match.group(1)) * 1024
 
 
+@pytest.mark.skipif(platform.NAME == "portable", reason="the portable platform sets no operating-system data limit")
 async def test_every_worker_runs_under_a_data_size_limit_a_little_above_its_allowance(small_sandbox: Sandbox) -> None:
     await small_sandbox.assert_still_serving()
     pids = small_sandbox.app.pool.pids()
@@ -157,9 +175,10 @@ async def test_every_worker_runs_under_a_data_size_limit_a_little_above_its_allo
 async def test_one_buffer_may_pass_the_heap_limit_but_not_the_workers_allowance(small_sandbox: Sandbox) -> None:
     # The memory limit governs the V8 heap. Memory outside it (buffers) and single objects the heap admits
     # before its next garbage collection draw on the worker's OS allowance instead, a few times the limit.
-    allowed = await small_sandbox.run("new ArrayBuffer(200 * 2 ** 20).byteLength", timeout_ms=LIMIT_MS)
+    # Filled, so that the buffers are memory in use on every platform (a data limit refuses them either way).
+    allowed = await small_sandbox.run("new Uint8Array(200 * 2 ** 20).fill(1).byteLength", timeout_ms=LIMIT_MS)
     assert allowed.structured["result"] == 200 * 2**20
-    refused = await small_sandbox.run("new ArrayBuffer(300 * 2 ** 20).byteLength", timeout_ms=LIMIT_MS)
+    refused = await small_sandbox.run("new Uint8Array(300 * 2 ** 20).fill(1).byteLength", timeout_ms=LIMIT_MS)
     assert refused.kind == "memory"
     await small_sandbox.assert_still_serving()
 

@@ -26,7 +26,7 @@ WAIT_S = 30
 
 # What a worker may find in its environment: the interpreter's search path, a temporary directory, a fixed
 # locale, and the import path of this package.
-WORKER_ENVIRONMENT = {"PATH", "PYTHONHOME", "TMPDIR", "LANG", "LC_ALL", "PYTHONPATH"}
+WORKER_ENVIRONMENT = {"PATH", "PYTHONHOME", "TMPDIR", "LANG", "LC_ALL", "PYTHONPATH", "SANDBOX_PLATFORM"}
 
 
 def environment_of(pid: int) -> dict[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import Sandbox
+from .conftest import RESERVES_ONLY, Sandbox
 
 pytestmark = pytest.mark.anyio
 
@@ -109,8 +109,12 @@ async def test_words_of_an_allocation_failure_do_not_make_an_error_a_memory_erro
     [
         pytest.param("new ArrayBuffer(2 ** 34)", id="array-buffer"),
         pytest.param("new Float64Array(2 ** 31)", id="typed-array"),
-        pytest.param("new WebAssembly.Memory({ initial: 30000 })", id="webassembly-memory"),
-        pytest.param("const m = new WebAssembly.Memory({ initial: 1 }); m.grow(30000)", id="webassembly-grow"),
+        pytest.param("new WebAssembly.Memory({ initial: 30000 })", id="webassembly-memory", marks=RESERVES_ONLY),
+        pytest.param(
+            "const m = new WebAssembly.Memory({ initial: 1 }); m.grow(30000)",
+            id="webassembly-grow",
+            marks=RESERVES_ONLY,
+        ),
         pytest.param(
             "try { new ArrayBuffer(2 ** 34) } catch (e) { console.log('caught'); throw e }", id="caught-and-rethrown"
         ),

@@ -21,8 +21,8 @@ from mcp.shared.exceptions import MCPError
 from sandbox_server import build_server
 from sandbox_server.data.resources import uri_of
 
-from .conftest import make_settings
-from .datafolders import hostile_folder, snapshot
+from ..conftest import make_settings
+from ..datafolders import hostile_folder, snapshot
 
 pytestmark = pytest.mark.anyio
 
@@ -426,7 +426,7 @@ def test_an_empty_data_dir_setting_means_no_folder_not_the_current_directory(mon
 
 
 async def test_the_catalogue_with_a_data_folder_still_fits_the_token_budget(data_client: Client) -> None:
-    from .tools.test_catalogue_budget import CATALOGUE_BUDGET, tokens
+    from ..tools.test_catalogue_budget import CATALOGUE_BUDGET, tokens
 
     assert tokens((await data_client.list_tools()).tools) <= CATALOGUE_BUDGET
 

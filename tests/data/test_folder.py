@@ -22,7 +22,7 @@ from sandbox_server.data.folder import (
 )
 from sandbox_server.errors import PathRefused
 
-from .datafolders import csv_at_depths, hostile_folder, remove_everything_in, snapshot, write_raw_name
+from ..datafolders import csv_at_depths, hostile_folder, remove_everything_in, snapshot, write_raw_name
 
 
 @pytest.fixture

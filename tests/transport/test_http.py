@@ -18,7 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
-from .servers import http_server, server_env
+from ..servers import http_server, server_env
 
 pytestmark = [
     pytest.mark.anyio,

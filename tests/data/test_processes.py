@@ -14,8 +14,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from .datafolders import SALES_CSV, hostile_folder, snapshot
-from .servers import http_server, server_env
+from ..datafolders import SALES_CSV, hostile_folder, snapshot
+from ..servers import http_server, server_env
 
 pytestmark = pytest.mark.anyio
 
