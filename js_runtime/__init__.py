@@ -51,6 +51,7 @@ _FILES = (
     "table.js",
     "console.js",
     "timers.js",
+    "host.js",
     "clone.js",
     "completion.js",
     "files.js",

@@ -25,9 +25,20 @@ function resetOutput(limit) {
 // Lines wait here, in order, while an earlier line waits for the state of a promise it shows.
 const deferred = { __proto__: null, lines: list(), head: 0 };
 
-function emitLine(stream, text, omitted) {
-  streamWrite(stream, text + '\n');
+function emitLine(stream, text, omitted, raw) {
+  streamWrite(stream, raw === true ? text : text + '\n');
   if (omitted > 0) stream.innerOmitted += omitted;
+}
+
+// Text written as it is, without a line break or the group's indentation (process.stdout.write),
+// in order with the console's lines.
+function writeRaw(stream, text) {
+  if (text === '') return;
+  if (deferred.head < deferred.lines.length) {
+    ArrayPrototypePush(deferred.lines, { __proto__: null, stream, text, omitted: 0, ready: true, raw: true });
+  } else {
+    emitLine(stream, text, 0, true);
+  }
 }
 
 function writeLine(stream, text) {
@@ -46,7 +57,7 @@ function flushReadyLines() {
     const line = lines[deferred.head];
     lines[deferred.head] = undefined;
     deferred.head++;
-    emitLine(line.stream, line.text, line.omitted);
+    emitLine(line.stream, line.text, line.omitted, line.raw);
   }
   if (deferred.head === lines.length) {
     deferred.lines = list();

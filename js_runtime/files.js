@@ -11,25 +11,45 @@ const Uint8ArrayFromBase64 = Uint8Array.fromBase64;
 
 // Defines (or, without a payload, removes) the global `files` for the run about to start.
 function defineFiles(payload) {
-  if (typeof payload !== 'string' || payload === '') {
+  fsPreloads = ObjectCreate(null);
+  const files = typeof payload === 'string' && payload !== '' ? buildFiles(payload) : undefined;
+  if (files === undefined) {
     ReflectDeleteProperty(globalObject, 'files');
     return;
   }
-  defineGlobalValue('files', buildFiles(payload));
+  defineGlobalValue('files', files);
 }
+
+// What the host read before the run for Node's fs (the names the code's string literals hold), by
+// name: { kind: 'file', entry } (its bytes on first access), { kind: 'dir', entries }, or { kind:
+// 'missing' }. Entries marked `fs` in the manifest are these, and not part of the global `files`.
+let fsPreloads = ObjectCreate(null);
 
 function buildFiles(payload) {
   const newline = StringPrototypeIndexOf(payload, '\n');
   const manifest = JSONParse(StringPrototypeSlice(payload, 0, newline));
   const base = newline + 1;
   const files = {};
+  let named = 0;
+  fsPreloads = ObjectCreate(null);
   for (let i = 0; i < manifest.length; i++) {
     const spec = manifest[i];
+    if (spec.fs === true) {
+      if (spec.kind === 'dir') fsPreloads[spec.name] = { __proto__: null, kind: 'dir', entries: spec.entries };
+      else if (spec.kind === 'missing') fsPreloads[spec.name] = { __proto__: null, kind: 'missing' };
+      else fsPreloads[spec.name] = { __proto__: null, kind: 'file', entry: fileEntry(payload, base, spec) };
+      continue;
+    }
+    named++;
     ReflectDefineProperty(files, spec.name, {
       __proto__: null, value: fileEntry(payload, base, spec), writable: true, configurable: true, enumerable: true,
     });
   }
-  return files;
+  return named > 0 ? files : undefined;
+}
+
+function fsPreloaded(name) {
+  return fsPreloads[name];
 }
 
 function fileEntry(payload, base, spec) {

@@ -12,9 +12,50 @@
 const nodeState = {
   __proto__: null,
   host: undefined,
-  // Called by the run with (stream name, text) for process.stdout.write and the like.
-  write: undefined,
+  // process.exit(code) marks the run ended with `code`; the exit sentinel it throws is this object, which
+  // nothing outside this closure can make.
+  exitSentinel: { __proto__: null },
+  exitCode: undefined,
 };
+
+// process.exit(code): the run ends here, with the output so far. The sentinel thrown unwinds the code;
+// a catch in the code cannot keep it running, since the run has finished by then.
+function exitRun(code) {
+  if (runState.finished) throw nodeState.exitSentinel;
+  nodeState.exitCode = code === undefined ? 0 : code;
+  if (+nodeState.exitCode === 0) {
+    runState.hasResult = false;
+    runState.result = undefined;
+  }
+  runState.pending = true;
+  finish();
+  throw nodeState.exitSentinel;
+}
+
+function isExitSentinel(value) {
+  return value === nodeState.exitSentinel;
+}
+
+// A run that ends with a non-zero exit code (process.exit(1), or process.exitCode = 1 when the code
+// ends) fails as a Node process would, with its output kept; exit code 0 ends it as a success.
+function noteExitCode() {
+  let code = nodeState.exitCode;
+  if (code === undefined) {
+    const process = nodeModuleNamed('process');
+    const exports = process === undefined ? undefined : process.exports;
+    const descriptor = exports === undefined ? undefined : describe(exports, 'exitCode');
+    code = descriptor !== undefined && isDataDescriptor(descriptor) ? descriptor.value : undefined;
+  }
+  if (code === undefined || code === null || runState.error !== null) return;
+  const number = +code;
+  if (number === 0 || number !== number) return;
+  runState.hasResult = false;
+  runState.result = undefined;
+  runState.error = {
+    __proto__: null, kind: 'runtime', name: 'ProcessExit', line: null, column: null, stack: null,
+    message: 'the code ended the process with exit code ' + (number | 0) + ' (process.exit or process.exitCode)',
+  };
+}
 
 // `require('assert/strict')` and the like: a property of another module's exports.
 const NODE_SUBPATHS = {
@@ -86,7 +127,16 @@ function nodeHost() {
       inspect: (value, options) => inspect(value, options),
       format: (args) => formatArgs(args),
       inspectCustom: customInspectSymbol,
-      write: (stream, text) => { if (nodeState.write !== undefined) nodeState.write(stream, text); },
+      write: (stream, text) => writeRaw(stream === 'stderr' ? output.stderr : output.stdout, '' + text),
+      exit: (code) => exitRun(code),
+      memoryUsage: () => memorySnapshot(),
+      call: (kind, payload) => hostCall(kind, payload),
+      fs: {
+        __proto__: null,
+        folder: runState.dataFolder,
+        preloaded: (name) => fsPreloaded(name),
+        call: (kind, payload) => hostCall(kind, payload),
+      },
     };
   }
   return nodeState.host;
@@ -97,8 +147,17 @@ function nodeGlobal(name) {
   const web = moduleOf(name);
   if (web !== undefined) return compileModule(web)[name];
   const node = nodeModuleOfGlobal(name);
-  if (node !== undefined) return loadNodeModule(node)[name];
+  if (node !== undefined) return globalOfModule(node, name);
   return globalObject[name];
+}
+
+// process.memoryUsage(): the isolate's heap as the worker read it before the run (the runtime cannot
+// read it from inside), in Node's shape.
+function memorySnapshot() {
+  const memory = runState.memory;
+  const used = memory === undefined ? 0 : memory.used;
+  const total = memory === undefined ? 0 : memory.total;
+  return { rss: total, heapTotal: total, heapUsed: used, external: 0, arrayBuffers: 0 };
 }
 
 function nodeModuleOfGlobal(name) {
@@ -127,10 +186,17 @@ function loadNodeModule(module) {
     const name = module.globals[i];
     const descriptor = describe(globalObject, name);
     if (descriptor !== undefined && descriptor.get === module.getters[name]) {
-      defineGlobalValue(name, module.exports[name]);
+      defineGlobalValue(name, globalOfModule(module, name));
     }
   }
   return module.exports;
+}
+
+// A module's global is its export of that name, or the exports themselves for a module that is its own
+// global (`process`).
+function globalOfModule(module, name) {
+  const exports = loadNodeModule(module);
+  return name === module.id && describe(exports, name) === undefined ? exports : exports[name];
 }
 
 function nodeError(Ctor, code, message) {
@@ -177,14 +243,34 @@ function describeReceived(value) {
 
 // `require` and the globals of the modules (Buffer, process), as lazy accessors like the web
 // APIs'. Installed only for runs whose code names a Node module, its global or `require`.
+// import('x'), as the worker rewrites it: a promise of the module's namespace, its exports and `default`.
+function nodeImport(specifier) {
+  try {
+    const exports = nodeRequire(specifier);
+    const namespace = ObjectCreate(null);
+    if (isObjectLike(exports)) {
+      const keys = ObjectKeys(exports);
+      for (let i = 0; i < keys.length; i++) namespace[keys[i]] = exports[keys[i]];
+    }
+    namespace.default = exports;
+    return PromiseResolve(namespace);
+  } catch (error) {
+    return PromiseReject(error);
+  }
+}
+
 function installNodeModules() {
   defineGlobalValue('require', nodeRequire);
+  defineGlobalValue('__import', nodeImport);
+  const module = { exports: {} };
+  defineGlobalValue('module', module);
+  defineGlobalValue('exports', module.exports);
   for (let i = 0; i < NODE_MODULES.length; i++) {
     const module = NODE_MODULES[i];
     module.getters = ObjectCreate(null);
     for (let j = 0; j < module.globals.length; j++) {
       const name = module.globals[j];
-      const get = () => loadNodeModule(module)[name];
+      const get = () => globalOfModule(module, name);
       module.getters[name] = get;
       ReflectDefineProperty(globalObject, name, {
         __proto__: null,

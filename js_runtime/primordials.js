@@ -178,6 +178,10 @@ const AtomicsStore = Atomics.store;
 const PromiseCtor = Promise;
 const PromisePrototype = Promise.prototype;
 const PromisePrototypeThen = Promise.prototype.then;
+const PromiseResolveFunction = Promise.resolve;
+const PromiseRejectFunction = Promise.reject;
+const PromiseResolve = (value) => ReflectApply(PromiseResolveFunction, PromiseCtor, [value]);
+const PromiseReject = (reason) => ReflectApply(PromiseRejectFunction, PromiseCtor, [reason]);
 
 const ErrorCtor = Error;
 const ErrorPrototype = Error.prototype;

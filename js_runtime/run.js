@@ -34,6 +34,10 @@ const runState = {
   checkGeneration: 0,
   idleChecks: 0,
   outcome: undefined,
+  // The isolate's heap (bytes) as the worker read it before the run, for process.memoryUsage().
+  memory: undefined,
+  // Whether the server shares a data folder (Node's fs reads from it).
+  dataFolder: false,
 };
 
 // The options the worker sends with every run: the output cap and 32 bytes of fresh entropy
@@ -53,6 +57,17 @@ function parseOptions(optionsJson) {
     if (iterators !== undefined && iterators.value === true) wrapIteratorNext();
     const modules = describe(parsed, 'modules');
     if (modules !== undefined) provideModules(modules.value);
+    const dataFolder = describe(parsed, 'dataFolder');
+    runState.dataFolder = dataFolder !== undefined && dataFolder.value === true;
+    const memory = describe(parsed, 'memory');
+    if (memory !== undefined && memory.value !== null && typeof memory.value === 'object') {
+      const used = describe(memory.value, 'used');
+      const total = describe(memory.value, 'total');
+      if (used !== undefined && total !== undefined && typeof used.value === 'number' &&
+        typeof total.value === 'number') {
+        runState.memory = { __proto__: null, used: used.value, total: total.value };
+      }
+    }
     const nodeModules = describe(parsed, 'nodeModules');
     if (nodeModules !== undefined) {
       provideNodeModules(nodeModules.value);
@@ -98,12 +113,16 @@ function resetRun(options) {
   stringKeepChars = MathMax(cap, 1024);
   resetOutput(cap);
   resetTimers();
+  resetHostCalls();
   timerState.onUncaught = onUncaught;
   timerState.onIdle = scheduleCheck;
   ErrorCtor.stackTraceLimit = initialStackTraceLimit;
 }
 
-function run(code, inputJson, optionsJson, filesPayload) {
+// `hostNotify` (a native function, or nothing) is the notification the run's host calls go through
+// (host.js); the worker passes it, as every argument here, before any model-written code runs.
+function run(code, inputJson, optionsJson, filesPayload, hostNotify) {
+  if (typeof hostNotify === 'function' && hostState.notify === undefined) hostState.notify = hostNotify;
   try {
     return startRun('' + code, inputJson, '' + optionsJson, filesPayload);
   } catch (error) {
@@ -286,6 +305,7 @@ function reportSyntaxError(error, mode) {
 }
 
 function failSynchronously(error) {
+  if (isExitSentinel(error)) return finish();
   runState.error = describeThrownValue(error, 'runtime');
   return finish();
 }
@@ -371,7 +391,8 @@ function afterEvaluation(code, value) {
   } else {
     runState.hasResult = true;
     runState.result = value;
-    if (timerState.pending === 0 && !runState.asyncMode && !mayQueueMicrotasks(code) && !outputDeferred()) {
+    if (timerState.pending === 0 && hostState.count === 0 && !runState.asyncMode && !mayQueueMicrotasks(code) &&
+      !outputDeferred()) {
       return finish();
     }
     if (isObjectLike(value)) probeResult(value);
@@ -398,7 +419,7 @@ async function awaitResult(value) {
   try {
     settled = await value;
   } catch (error) {
-    if (runState.finished) return;
+    if (runState.finished || isExitSentinel(error)) return;
     runState.error = describeThrownValue(error, 'runtime');
     finish();
     return;
@@ -412,7 +433,7 @@ async function awaitResult(value) {
 
 // A callback or microtask threw: Node would print it and exit, so the run ends here.
 function onUncaught(error) {
-  if (runState.finished) return;
+  if (runState.finished || isExitSentinel(error)) return;
   let text;
   try {
     text = 'Uncaught ' + inspect(error);
@@ -434,7 +455,7 @@ function scheduleCheck() {
 
 function checkDone(generation) {
   if (runState.finished || generation !== runState.checkGeneration) return;
-  if (timerState.pending > 0) return;
+  if (timerState.pending > 0 || hostState.count > 0) return;
   if (runState.hasResult) {
     finish();
     return;
@@ -465,6 +486,7 @@ function finish() {
   stopAllTimers();
   let text;
   try {
+    noteExitCode();
     text = buildOutcome();
   } catch (error) {
     text = internalFailureOutcome(error);

@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_HTTP_MAX_STREAMS",
     "DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S",
     "DEFAULT_HTTP_STREAM_MAX_S",
+    "DEFAULT_MAX_CALLS_IN_FLIGHT",
     "DEFAULT_MAX_CODE_BYTES",
     "DEFAULT_MAX_FILES",
     "DEFAULT_MAX_FILES_BYTES",
@@ -30,11 +31,13 @@ __all__ = [
     "DEFAULT_MAX_REQUEST_MEMORY_MB",
     "DEFAULT_MAX_RESOURCE_BYTES",
     "DEFAULT_MAX_TIMEOUT_MS",
+    "DEFAULT_MAX_TOOL_CALLS",
     "DEFAULT_MEMORY_LIMIT_MB",
     "DEFAULT_OUTPUT_CAP_BYTES",
     "DEFAULT_PORT",
     "DEFAULT_TIMEOUT_MS",
     "DEFAULT_TIMEZONE",
+    "MAX_HOST_REQUEST_BYTES",
     "MESSAGE_OVERHEAD_BYTES",
     "MIN_MESSAGE_BYTES",
     "Settings",
@@ -64,6 +67,12 @@ DEFAULT_MAX_REQUEST_MEMORY_MB = 256
 """Memory that requests in progress (running, or waiting for a worker) may hold together, estimated from their size
 (see :mod:`sandbox_server.backlog`); a request that does not fit is refused at once (HTTP 503 with Retry-After, a
 JSON-RPC error over stdio)."""
+DEFAULT_MAX_TOOL_CALLS = 50
+"""Calls one execution may make to the host while it runs: tools of other servers, and file reads at run time."""
+DEFAULT_MAX_CALLS_IN_FLIGHT = 8
+"""Such calls in progress at once; more wait their turn."""
+MAX_HOST_REQUEST_BYTES = 1_048_576
+"""Largest request (its arguments as JSON) one such call may send."""
 DEFAULT_MAX_QUEUE_WAIT_S = 30.0
 """Seconds a call may wait for a free JavaScript worker before it is answered that the server is busy."""
 MIN_MESSAGE_BYTES = 1_048_576
@@ -124,6 +133,12 @@ class Settings(BaseSettings):
     max_resource_bytes: int = Field(DEFAULT_MAX_RESOURCE_BYTES, ge=1, description="largest file resources/read returns")
     max_request_memory_mb: int = Field(
         DEFAULT_MAX_REQUEST_MEMORY_MB, ge=1, le=1_048_576, description="memory requests in progress may hold together"
+    )
+    max_tool_calls: int = Field(
+        DEFAULT_MAX_TOOL_CALLS, ge=1, le=100_000, description="calls to the host (tools, file reads) per execution"
+    )
+    max_calls_in_flight: int = Field(
+        DEFAULT_MAX_CALLS_IN_FLIGHT, ge=1, le=1_000, description="such calls in progress at once per execution"
     )
     max_queue_wait_s: float = Field(
         DEFAULT_MAX_QUEUE_WAIT_S, gt=0, le=86_400, description="seconds a call may wait for a free worker"

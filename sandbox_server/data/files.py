@@ -256,12 +256,19 @@ def _units(text: str) -> int:
 
 
 def build_payload(
-    folder: DataFolder, selected: Sequence[tuple[DataFile, Format]], max_bytes: int, stop: Stop = never
+    folder: DataFolder,
+    selected: Sequence[tuple[DataFile, Format]],
+    max_bytes: int,
+    stop: Stop = never,
+    fs_files: Sequence[DataFile] = (),
+    fs_entries: Sequence[dict[str, Any]] = (),
 ) -> str:
     """Read, decode and parse the selected files into the payload the runtime turns into ``files``.
 
     Blocking (file reads and parsing): run it in a worker thread. ``stop`` is asked between files, read
-    chunks and record pieces; see :class:`~sandbox_server.data.folder.Interrupted`.
+    chunks and record pieces; see :class:`~sandbox_server.data.folder.Interrupted`. ``fs_files`` (as bytes) and
+    ``fs_entries`` (folders and missing names) are what Node's fs answers synchronously from (see
+    :mod:`sandbox_server.data.nodefs`); their manifest entries are marked ``fs`` and are not part of ``files``.
 
     Memory: a file's bytes are dropped once decoded, CSV rows exist as Python lists a few thousand at a time (the
     records are JSON text from then on), and the pieces are joined once, so the peak is the pieces and the payload
@@ -303,6 +310,23 @@ def build_payload(
                 entry["records"] = add(_records_json(file.name, text, dialect, stop))
             del text
         manifest.append(entry)
+    for file in fs_files:
+        if stop():
+            raise Interrupted
+        data = folder.read(file, file.size, stop=stop)
+        base64_range = add(_base64(data))
+        del data
+        manifest.append(
+            {
+                "name": file.name,
+                "size": file.size,
+                "type": file.mime_type,
+                "format": "bytes",
+                "fs": True,
+                "base64": base64_range,
+            }
+        )
+    manifest.extend(fs_entries)
     # The manifest goes in front of the pieces, not before their join, so the body is copied once, not twice.
     pieces.insert(0, json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n")
     return "".join(pieces)

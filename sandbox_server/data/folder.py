@@ -187,6 +187,38 @@ class DataFolder:
             raise PathRefused(f"{name!r} is not a regular file (devices, FIFOs and sockets are not readable)")
         return DataFile(name="/".join(parts), real=real, size=info.st_size)
 
+    def folder_entries(self, name: str) -> list[tuple[str, bool]] | None:
+        """The visible entries directly inside the folder ``name`` names (``""`` for the data folder itself) as
+        ``(name, is_folder)``, or None when ``name`` is not a folder of it; raises PathRefused when ``name`` leaves
+        it. Entries no request could name are left out, as in listings."""
+        if name == "":
+            real = self.root
+        else:
+            parts = components(name)
+            try:
+                real = self._follow(name, parts)
+            except PathRefused as exc:
+                if "not inside" in exc.message:
+                    raise
+                return None
+            if not os.path.isdir(real):
+                return None
+        entries: list[tuple[str, bool]] = []
+        with os.scandir(real) as scan:
+            for entry in scan:
+                if entry.name.startswith(".") or unlisted_reason(entry.name, top=name == "") is not None:
+                    continue
+                target = entry.path
+                if entry.is_symlink():
+                    target = os.path.realpath(entry.path)
+                    if self._inside(target) is None:
+                        continue
+                if os.path.isdir(target):
+                    entries.append((entry.name, True))
+                elif os.path.isfile(target):
+                    entries.append((entry.name, False))
+        return sorted(entries)
+
     # -- listing -------------------------------------------------------------------------------------------------
 
     def files(

@@ -38,7 +38,7 @@ from sandbox_server.sandbox.outcome import (
     timeout_error,
 )
 from sandbox_server.sandbox.process import WorkerProcess
-from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
+from sandbox_server.sandbox.protocol import HostCallFailed, Job, ProtocolError, outcome_from_message, run_message
 from sandbox_server.sandbox.slots import Pending, Slot
 
 __all__ = ["GRACE_MS", "READY_TIMEOUT_S", "STARTUP_TIMEOUT_S", "WorkerPool"]
@@ -389,6 +389,10 @@ class WorkerPool:
             logger.info("worker %d retires: %s", slot.worker.pid, message.get("reason"))
             slot.abandoned = True
             return False
+        if op == "host" and slot.state == "busy" and pending is not None and message.get("id") == pending.id:
+            assert self._tg is not None
+            self._tg.start_soon(self._answer_host_call, slot, pending, message)
+            return True
         if op == "outcome" and slot.state == "busy" and pending is not None and message.get("id") == pending.id:
             slot.job = None
             slot.state = "recycling"
@@ -402,6 +406,32 @@ class WorkerPool:
         if slot.state != "gone":
             logger.warning("worker %d sent an unexpected %r message while %s", slot.worker.pid, op, slot.state)
         return False
+
+    async def _answer_host_call(self, slot: Slot, pending: Pending, message: dict[str, Any]) -> None:
+        """Answer one host call of ``pending``'s code, unless the job ends first (then the call is cancelled)."""
+        call = message.get("call")
+        kind = message.get("kind")
+        if not isinstance(call, int) or not isinstance(kind, str):
+            return
+        service = pending.job.host
+        answer: dict[str, Any]
+        with anyio.CancelScope() as scope:
+            pending.host_calls.add(scope)
+            try:
+                if service is None:
+                    raise HostCallFailed({"name": "HostCallRefused", "message": "this call cannot reach the host"})
+                answer = {"ok": True, "value": await service.handler(kind, message.get("payload"))}
+            except HostCallFailed as exc:
+                answer = {"ok": False, "error": exc.error}
+            except Exception:
+                logger.exception("a host call (%s) failed inside the server", kind)
+                answer = {"ok": False, "error": {"name": "Error", "message": "the server failed to answer this call"}}
+            finally:
+                pending.host_calls.discard(scope)
+        if scope.cancelled_caught or slot.job is not pending or slot.state != "busy":
+            return
+        with contextlib.suppress(*_STREAM_ENDED):
+            await slot.worker.send({"op": "hostResult", "id": pending.id, "call": call, **answer})
 
     async def _retire(self, slot: Slot) -> None:
         """Reap a worker that ended or must go, answer its job, and start its replacement."""

@@ -114,6 +114,8 @@ class WorkerProcess:
         self._stdout = BufferedByteReceiveStream(process.stdout)
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._stderr_done = anyio.Event()
+        # A message may go as several frames (its long fields follow it): no other message may come between them.
+        self._sending = anyio.Lock()
 
     @classmethod
     async def spawn(cls, limits: SandboxLimits) -> WorkerProcess:
@@ -134,8 +136,9 @@ class WorkerProcess:
 
     async def send(self, message: dict[str, Any]) -> None:
         """Write one message to the worker's stdin."""
-        for piece in encode_frames(message):
-            await self._stdin.send(piece)
+        async with self._sending:
+            for piece in encode_frames(message):
+                await self._stdin.send(piece)
 
     async def receive(self) -> dict[str, Any]:
         """Read the next message; a lone surrogate in its strings (JavaScript allows them) comes back as U+FFFD.

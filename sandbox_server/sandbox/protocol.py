@@ -15,11 +15,17 @@ instead of inside it: the message lists the fields in ``attached`` (``"attached"
 follows for each, in that order, holding the field's text as UTF-8 (lone surrogates as their three bytes), neither
 escaped nor parsed. The receiving side puts the fields back, so both sides deal in the same message.
 
+Pool -> worker, during a job that may call the host::
+
+    {"op": "hostResult", "id": 7, "call": 3, "ok": true, "value": ...}        or "ok": false, "error": {...}
+
 Worker -> pool::
 
     {"op": "ready", "v8": "14.4.258.23", "miniRacer": "0.14.1"}   at start-up and after each job, once a
                                                                   fresh isolate is prepared
     {"op": "outcome", "id": 7, "ok": true, ...}                   the job's Outcome, plus op and id
+    {"op": "host", "id": 7, "call": 3, "kind": "fs.read", "payload": {...}}   a call the running code makes to
+                                                                  the host (see Job.host)
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import re
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from sandbox_server.errors import SandboxError
 from sandbox_server.sandbox.limits import setting_default
@@ -39,6 +45,9 @@ __all__ = [
     "ATTACHABLE_FIELDS",
     "HEADER",
     "MAX_FRAME_BYTES",
+    "HostCallFailed",
+    "HostHandler",
+    "HostService",
     "Job",
     "ProtocolError",
     "attach_fields",
@@ -65,6 +74,48 @@ class ProtocolError(SandboxError):
     """A frame or message from the other side could not be read."""
 
 
+class HostHandler(Protocol):
+    """Answers one call the running code makes to the host: the value, or raises :class:`HostCallFailed`."""
+
+    async def __call__(self, kind: str, payload: Any) -> Any: ...
+
+
+class HostCallFailed(SandboxError):
+    """A host call the code made failed or was refused; ``error`` is what the code's promise rejects with
+    (``name``, ``message`` and any further fields, as plain JSON values)."""
+
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(str(error.get("message")))
+        self.error = error
+
+
+@dataclass(frozen=True, slots=True)
+class HostService:
+    """What a job's code may ask of the host, and within which limits.
+
+    Attributes:
+        handler: Answers each call.
+        calls: Calls one execution may make in all; ``calls_setting`` is the setting that sets it.
+        in_flight: Calls that may be in progress at once (more wait in the worker).
+        request_bytes: Largest request (as JSON text) a call may send.
+    """
+
+    handler: HostHandler
+    calls: int
+    calls_setting: str
+    in_flight: int
+    request_bytes: int
+
+    def limits_message(self) -> dict[str, Any]:
+        """The limits as a run request carries them."""
+        return {
+            "calls": self.calls,
+            "callsSetting": self.calls_setting,
+            "inFlight": self.in_flight,
+            "requestBytes": self.request_bytes,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class Job:
     """One execution to run.
@@ -75,12 +126,16 @@ class Job:
         timeout_ms: The wall-clock limit of the execution in milliseconds; by default the server's.
         files_payload: The data-folder files the code may read as the global ``files``, packed as
             :func:`sandbox_server.data.files.build_payload` describes; None for none.
+        host: What the code may ask of the host while it runs, and within which limits; None for nothing.
+        data_folder: Whether the server shares a data folder (Node's fs then reads from it).
     """
 
     code: str
     input_json: str | None = None
     timeout_ms: int = field(default_factory=setting_default("DEFAULT_TIMEOUT_MS"))
     files_payload: str | None = None
+    host: HostService | None = None
+    data_folder: bool = False
 
     def __post_init__(self) -> None:
         if self.timeout_ms < 1:
@@ -95,7 +150,7 @@ def encode_frame(message: Mapping[str, Any]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
-ATTACHABLE_FIELDS = ("input", "files")
+ATTACHABLE_FIELDS = ("input", "files", "value")
 """Fields of a run request that travel as frames of their own when they are long."""
 ATTACH_FROM_CHARS = 4096
 """Texts shorter than this stay inside the message, where escaping them costs less than a frame of their own."""
@@ -185,15 +240,19 @@ def well_formed(value: Any) -> Any:
 
 def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
     """The request asking a worker to run ``job``; ``backlog`` is how many jobs wait in the pool behind it."""
-    return {
-        "op": "run",
-        "id": job_id,
-        "code": job.code,
-        "input": "" if job.input_json is None else job.input_json,
-        "timeoutMs": job.timeout_ms,
-        "files": "" if job.files_payload is None else job.files_payload,
-        "backlog": backlog,
-    }
+    return (
+        {
+            "op": "run",
+            "id": job_id,
+            "code": job.code,
+            "input": "" if job.input_json is None else job.input_json,
+            "timeoutMs": job.timeout_ms,
+            "files": "" if job.files_payload is None else job.files_payload,
+            "backlog": backlog,
+        }
+        | ({} if job.host is None else {"host": job.host.limits_message()})
+        | ({"dataFolder": True} if job.data_folder else {})
+    )
 
 
 def ready_message(v8_version: str, mini_racer_version: str) -> dict[str, Any]:

@@ -29,17 +29,26 @@ class Pending:
         self.outcome: Outcome | None = None
         self.closed = False
         self.dispatched_at = 0.0
+        self.host_calls: set[anyio.CancelScope] = set()
+        """The scopes of the host calls in progress for this job, cancelled when it ends."""
 
     def finish(self, outcome: Outcome) -> None:
         if not self.done.is_set():
             self.outcome = outcome
             self.done.set()
+        self.cancel_host_calls()
 
     def close(self) -> None:
         """The pool shut down before the job got an outcome."""
         self.closed = True
         self.assigned.set()
         self.done.set()
+        self.cancel_host_calls()
+
+    def cancel_host_calls(self) -> None:
+        """Stop every host call of this job still in progress (the job has ended, one way or another)."""
+        for scope in list(self.host_calls):
+            scope.cancel()
 
 
 class Slot:

@@ -10,13 +10,16 @@ from typing import Any
 import anyio
 
 from sandbox_server.data.files import FORMATS, FilesLimits, build_payload, check_frame_room, parse_requests, select
-from sandbox_server.data.folder import DataFolder, Stop, off_the_loop
+from sandbox_server.data.folder import DataFile, DataFolder, Stop, off_the_loop
+from sandbox_server.data.nodefs import FsBudget, FsService, preload_entries, preload_names, uses_fs
 from sandbox_server.errors import ArgumentError
 from sandbox_server.registry import PURE_COMPUTATION, CallContext, ToolSpec
 from sandbox_server.results import ToolResult, error, ok
 from sandbox_server.sandbox import Job, WorkerPool
-from sandbox_server.settings import Settings
+from sandbox_server.sandbox.protocol import HostHandler, HostService
+from sandbox_server.settings import MAX_HOST_REQUEST_BYTES, Settings
 from sandbox_server.tools.hints import hint_for
+from sandbox_server.tools.host_calls import HostDispatcher
 
 __all__ = ["PROGRESS_INTERVAL_S", "execute_js_tool", "fenced", "render_outcome"]
 
@@ -304,18 +307,35 @@ def render_outcome(outcome: dict[str, Any], settings: Settings, timeout_ms: int,
     return ok(text, structured)
 
 
+def _host_service(settings: Settings, services: dict[str, HostHandler]) -> HostService:
+    return HostService(
+        handler=HostDispatcher(services),
+        calls=settings.max_tool_calls,
+        calls_setting="max_tool_calls",
+        in_flight=settings.max_calls_in_flight,
+        request_bytes=MAX_HOST_REQUEST_BYTES,
+    )
+
+
 def execute_js_tool(settings: Settings, pool: WorkerPool, folder: DataFolder | None = None) -> ToolSpec:
     """The ``execute_js`` tool bound to a worker pool; with a data ``folder``, it takes a ``files`` argument."""
     files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
 
-    async def files_payload(arguments: dict[str, Any]) -> str | None:
-        if folder is None or "files" not in arguments:
+    async def files_payload(arguments: dict[str, Any], budget: FsBudget | None) -> str | None:
+        """The files the call names and, for code that may use Node's fs, what its string literals name."""
+        code: str = arguments["code"]
+        preloads = preload_names(code) if budget is not None and uses_fs(code) else []
+        if folder is None or ("files" not in arguments and not preloads):
             return None
-        requests = parse_requests(arguments["files"])
+        requests = parse_requests(arguments["files"]) if "files" in arguments else []
 
         def prepare(stop: Stop) -> str:  # file-system work and parsing, off the event loop, ended with the call
-            selected = select(folder, requests, files_limits, stop)
-            payload = build_payload(folder, selected, files_limits.max_bytes, stop)
+            selected = select(folder, requests, files_limits, stop) if requests else []
+            fs_files: list[DataFile] = []
+            fs_entries: list[dict[str, Any]] = []
+            if budget is not None and preloads:
+                fs_files, fs_entries = preload_entries(folder, preloads, budget, stop)
+            payload = build_payload(folder, selected, files_limits.max_bytes, stop, fs_files, fs_entries)
             check_frame_room(payload)
             return payload
 
@@ -337,7 +357,18 @@ def execute_js_tool(settings: Settings, pool: WorkerPool, folder: DataFolder | N
                     f"input is {input_bytes} bytes as JSON; at most {settings.max_input_bytes} bytes are accepted."
                 )
                 raise ArgumentError(message, problems=[message])
-        job = Job(code=code, input_json=input_json, timeout_ms=timeout_ms, files_payload=await files_payload(arguments))
+        budget = FsBudget(settings.max_files, settings.max_files_bytes) if folder is not None else None
+        services: dict[str, HostHandler] = {}
+        if folder is not None and budget is not None:
+            services["fs"] = FsService(folder, budget)
+        job = Job(
+            code=code,
+            input_json=input_json,
+            timeout_ms=timeout_ms,
+            files_payload=await files_payload(arguments, budget),
+            host=_host_service(settings, services) if services else None,
+            data_folder=folder is not None,
+        )
 
         started = time.monotonic()
         outcome: dict[str, Any] = {}

@@ -9,6 +9,7 @@ import json
 import logging
 import re
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from py_mini_racer import (
@@ -95,6 +96,8 @@ class Isolate:
         self._delivered: asyncio.Future[str] | None = None
         self._entry = "__job_" + secrets.token_hex(12)
         self._no_arguments: JSArray | None = None
+        self.on_host_call: Callable[[str], None] | None = None
+        """Where the runtime's host calls go (the job's bridge); while None, they are dropped."""
         self.stuck = False
         """Whether the isolate stayed busy after its job was stopped (disposing of it may then hang)."""
 
@@ -108,10 +111,20 @@ class Isolate:
         assert self._api is not None and self._no_arguments is not None, "isolate used after close"
         return await self._call(self._api[name], self._no_arguments)
 
-    async def _call(self, function: JSFunction, arguments: JSArray) -> Any:
+    async def call_with_this(self, name: str, text: str) -> Any:
+        """Call the runtime function ``name`` with the string ``text`` as its ``this`` and no arguments.
+
+        mini-racer makes a string from Python in C++, with no JavaScript involved, so the code in the isolate can
+        neither see nor change it on the way; the function is strict, so ``this`` stays that string.
+        """
+        assert self._api is not None and self._no_arguments is not None, "isolate used after close"
+        return await self._call(self._api[name], self._no_arguments, text)
+
+    async def _call(self, function: JSFunction, arguments: JSArray, this: str | None = None) -> Any:
         context = self.racer._ctx
         assert context is not None
-        handles = [context._python_to_value_handle(item) for item in (function, JSUndefined, arguments)]
+        receiver: Any = JSUndefined if this is None else this
+        handles = [context._python_to_value_handle(item) for item in (function, receiver, arguments)]
         return await context._run_cancelable_mr_task(context._dll.mr_call_function, *(h.raw for h in handles))
 
     @classmethod
@@ -160,6 +173,12 @@ class Isolate:
         text = arguments[0] if isinstance(arguments, JSArray) and len(arguments) == 1 else None
         future.set_result(text if isinstance(text, str) else "")
 
+    def _on_host_call(self, arguments: Any) -> None:
+        # Runs on the event loop. The runtime calls the notification with one string, the request's JSON text.
+        text = arguments[0] if isinstance(arguments, JSArray) and len(arguments) == 1 else None
+        if isinstance(text, str) and self.on_host_call is not None:
+            self.on_host_call(text)
+
     async def warm_up(self) -> bool:
         """Run a trivial job in the runtime (its ``warmUp``), so that its own code is compiled before the real job.
 
@@ -175,23 +194,39 @@ class Isolate:
         logger.warning("the runtime failed its warm-up run: %.300s", failure)
         return False
 
+    def heap(self) -> dict[str, int]:
+        """The heap's used and total bytes; only while the isolate is idle (mini-racer's reading waits for it)."""
+        stats = self.racer.heap_stats()
+        return {"used": int(stats.get("used_heap_size", 0)), "total": int(stats.get("total_heap_size", 0))}
+
     def memory_limit_reached(self) -> bool:
         """Whether the isolate went over its hard memory limit (a flag read; safe while it is busy)."""
         return self.racer.was_hard_memory_limit_reached()
 
-    async def start(self, code: str, input_json: str, options: str, files: str = "") -> Any:
-        """Call the runtime's ``run``: the outcome JSON text, or ``""`` when it is delivered later."""
+    async def start(self, code: str, input_json: str, options: str, files: str = "", *, host: bool = False) -> Any:
+        """Call the runtime's ``run``: the outcome JSON text, or ``""`` when it is delivered later.
+
+        With ``host``, the run gets the notification its host calls go through (to :attr:`on_host_call`).
+        """
         assert self._api is not None, "isolate used after close"
         self._delivered = asyncio.get_running_loop().create_future()
-        if files:
+        if files or host:
             # Data-folder files can be megabytes: as call arguments they cross without being escaped into
             # source text and parsed again (the hops cost microseconds against that). No model-written code
-            # has run in this isolate yet, so building the argument list is still safe.
+            # has run in this isolate yet, so building the argument list, and reading the runtime's functions,
+            # is still safe; both wait for an idle isolate.
             assert self._runtime is not None
             run = self._runtime.get("run")
             if not isinstance(run, JSFunction):
                 raise ProtocolError("the runtime object lacks the function run")
-            return await run.cancelable()(code, input_json, options, files)
+            if not host:
+                return await run.cancelable()(code, input_json, options, files)
+            settle = self._runtime.get("settleHostCall")
+            if not isinstance(settle, JSFunction):
+                raise ProtocolError("the runtime object lacks the function settleHostCall")
+            self._api["settleHostCall"] = settle
+            notify = self._channel.enter_context(engine.notification(self.racer, self._on_host_call))
+            return await run.cancelable()(code, input_json, options, files, notify)
         job = json.dumps({"code": code, "input": input_json, "options": options})
         return await self.racer.eval_cancelable(f"{self._entry}({job})")
 

@@ -19,10 +19,19 @@ from sandbox_server.sandbox.outcome import (
     timeout_error,
 )
 from sandbox_server.sandbox.source import Unsupported, analyze
+from sandbox_server.sandbox.source.modules import rewrite_modules
+from sandbox_server.sandbox.worker.bridge import HostBridge
 from sandbox_server.sandbox.worker.engine import error_kind
 from sandbox_server.sandbox.worker.isolate import Isolate, parse_outcome
 from sandbox_server.sandbox.worker.memory import DataBounds, guarded
-from sandbox_server.sandbox.worker.options import completion_hint, run_options, tracks_iterators, web_sources
+from sandbox_server.sandbox.worker.options import (
+    completion_hint,
+    node_sources,
+    run_options,
+    tracks_iterators,
+    web_sources,
+    web_sources_for_node,
+)
 
 __all__ = ["execute"]
 
@@ -64,9 +73,16 @@ def _engine_text(code: str, input_json: str) -> tuple[str, str]:
 
 
 async def _run_job(
-    isolate: Isolate, code: str, input_json: str, options: str, deadline: float, timeout_s: float, files: str = ""
+    isolate: Isolate,
+    code: str,
+    input_json: str,
+    options: str,
+    deadline: float,
+    timeout_s: float,
+    files: str = "",
+    host: bool = False,
 ) -> Any:
-    value = await asyncio.wait_for(isolate.start(code, input_json, options, files), timeout_s)
+    value = await asyncio.wait_for(isolate.start(code, input_json, options, files, host=host), timeout_s)
     if value == "":
         value = await isolate.settle(deadline)
     return value
@@ -78,19 +94,27 @@ async def execute(
     limits: SandboxLimits,
     bounds: DataBounds | None = None,
     on_pressure: Callable[[], None] = lambda: None,
+    bridge: HostBridge | None = None,
 ) -> Outcome:
-    """Run one job in ``isolate`` and build its outcome; never raises for anything the code does."""
+    """Run one job in ``isolate`` and build its outcome; never raises for anything the code does.
+
+    With a ``bridge``, the code's calls to the host go through it (its caller closes it after the job).
+    """
     code, input_json = _engine_text(request["code"], request["input"])
-    analysis = analyze(code)
+    analysis = analyze(rewrite_modules(code))
     if analysis.unsupported is not None:
         return _unsupported_outcome(analysis.unsupported)
     code = analysis.code
     timeout_ms: int = request["timeoutMs"]
+    node = node_sources(code)
     options = run_options(
         limits,
         seed=True,
         completion=completion_hint(code, analysis.last_statement),
-        modules=web_sources(code),
+        modules=web_sources(code, web_sources_for_node(node or {})),
+        node_modules=node,
+        data_folder=request.get("dataFolder") is True,
+        memory=isolate.heap() if node is not None and "memoryUsage" in code else None,
         track_iterators=tracks_iterators(code),
     )
     loop = asyncio.get_running_loop()
@@ -101,7 +125,8 @@ async def execute(
 
     try:
         files = request.get("files", "")
-        job = _run_job(isolate, code, input_json, options, started + timeout_ms / 1000, timeout_ms / 1000, files)
+        deadline = started + timeout_ms / 1000
+        job = _run_job(isolate, code, input_json, options, deadline, timeout_ms / 1000, files, bridge is not None)
         value = await guarded(isolate, job, bounds, on_pressure)
     except Exception as exc:
         kind = error_kind(exc, memory_limit_reached=isolate.memory_limit_reached())

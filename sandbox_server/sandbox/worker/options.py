@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Collection
 from typing import Any
 
 import js_runtime
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.source import Statement
 
-__all__ = ["completion_hint", "run_options", "tracks_iterators", "web_sources"]
+__all__ = ["completion_hint", "node_sources", "run_options", "tracks_iterators", "web_sources"]
 
 
 def run_options(
@@ -21,6 +22,9 @@ def run_options(
     seed: bool = False,
     completion: list[Any] | None = None,
     modules: dict[str, str] | None = None,
+    node_modules: dict[str, str] | None = None,
+    memory: dict[str, int] | None = None,
+    data_folder: bool = False,
     track_iterators: bool = False,
 ) -> str:
     """The options of one run.
@@ -30,6 +34,10 @@ def run_options(
         seed: Add 32 bytes of fresh operating-system entropy for the web crypto API.
         completion: The last statement as ``[start, end, kind]`` in UTF-16 units, for a REPL-like result.
         modules: Sources of the web modules the code may use, by id.
+        node_modules: Sources of the Node modules the code may use, by id; given (even empty), the run also has
+            ``require``, ``module`` and ``exports``.
+        memory: The isolate's heap before the run (``used``, ``total`` bytes), for ``process.memoryUsage()``.
+        data_folder: Whether the server shares a data folder (Node's fs reads from it).
         track_iterators: Follow Map and Set iterators from the start (see :func:`tracks_iterators`).
     """
     options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
@@ -39,6 +47,12 @@ def run_options(
         options["completion"] = completion
     if modules:
         options["modules"] = modules
+    if node_modules is not None:
+        options["nodeModules"] = node_modules
+    if memory is not None:
+        options["memory"] = memory
+    if data_folder:
+        options["dataFolder"] = True
     if track_iterators:
         options["trackIterators"] = True
     return json.dumps(options)
@@ -53,17 +67,63 @@ _WEB_SUPPORT = "domexception"
 """The module others load their errors from."""
 
 
-def web_sources(code: str) -> dict[str, str]:
+def web_sources(code: str, also: Collection[str] = ()) -> dict[str, str]:
     """The web modules ``code`` may use, by id: those whose globals it names (all of them when it may reach
-    globals without naming them). The runtime compiles one only when the code first touches it; sending only
-    these spares every other call the cost of holding their sources."""
+    globals without naming them), and those in ``also`` (the ones its Node modules use). The runtime compiles one
+    only when the code first touches it; sending only these spares every other call the cost of holding their
+    sources."""
     if _INDIRECT_GLOBAL.search(code) is not None:
         return {module: source for module, (_names, source) in _WEB_MODULES.items()}
-    used = {_WEB_NAMES[name] for name in _WEB_NAME.findall(code)}
+    used = {_WEB_NAMES[name] for name in _WEB_NAME.findall(code)} | set(also)
     if not used:
         return {}
     used.add(_WEB_SUPPORT)
     return {module: _WEB_MODULES[module][1] for module in used if module in _WEB_MODULES}
+
+
+_NODE_MODULES = js_runtime.node_modules()
+_NODE_GLOBALS = {name: module.id for module in _NODE_MODULES.values() for name in module.globals}
+# A module named in a require, an import or an export-from: `require('node:crypto')`, `from "path"`, `import('fs')`.
+_NODE_SPECIFIER = re.compile(
+    r"""(?:\b(?:require|__import|import)\s*\(|\bfrom|\bimport)\s*(['"`])(?:node:)?([A-Za-z_][\w./-]*)\1"""
+)
+# Words that make a run offer require (and module, exports), whatever they name.
+_NODE_WORDS = re.compile(r"\b(?:require|module|exports|import|export|__import)\b")
+# A require or import whose argument is not a string literal may name any module.
+_DYNAMIC_SPECIFIER = re.compile(r"""\b(?:require|import|__import)\s*\(\s*(?!['"`])""")
+
+
+def _web_needs(source: str) -> set[str]:
+    return {_WEB_NAMES[name] for name in _WEB_NAME.findall(source)}
+
+
+_NODE_WEB_NEEDS = {module_id: _web_needs(module.source) for module_id, module in _NODE_MODULES.items()}
+
+
+def node_sources(code: str) -> dict[str, str] | None:
+    """The Node modules ``code`` may use, by id, with the modules they load; None when the code names no module,
+    no module global (``Buffer``, ``process``) and no ``require``, ``module`` or ``exports`` (then the run offers
+    none of them). All of them when the code may reach a module without naming it."""
+    if _INDIRECT_GLOBAL.search(code) is not None or _DYNAMIC_SPECIFIER.search(code) is not None:
+        wanted = set(_NODE_MODULES)
+    else:
+        wanted = {match.group(2).split("/", 1)[0] for match in _NODE_SPECIFIER.finditer(code)}
+        wanted |= {module_id for name, module_id in _NODE_GLOBALS.items() if re.search(rf"\b{name}\b", code)}
+        wanted &= set(_NODE_MODULES)
+        if not wanted and _NODE_WORDS.search(code) is None:
+            return None
+    pending = list(wanted)
+    while pending:
+        for needed in _NODE_MODULES[pending.pop()].requires:
+            if needed not in wanted:
+                wanted.add(needed)
+                pending.append(needed)
+    return {module_id: _NODE_MODULES[module_id].source for module_id in sorted(wanted)}
+
+
+def web_sources_for_node(node_modules: dict[str, str]) -> set[str]:
+    """The web modules the given Node modules use."""
+    return set().union(*(_NODE_WEB_NEEDS[module_id] for module_id in node_modules)) if node_modules else set()
 
 
 _MAKES_ITERATORS = re.compile(r"\.(?:keys|values|entries)\s*\(|Symbol\.iterator")

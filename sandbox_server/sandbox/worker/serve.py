@@ -28,6 +28,7 @@ from sandbox_server.sandbox.protocol import (
     outcome_message,
     ready_message,
 )
+from sandbox_server.sandbox.worker.bridge import HostBridge, HostLimits
 from sandbox_server.sandbox.worker.engine import keep_an_isolate, v8_flags
 from sandbox_server.sandbox.worker.isolate import Isolate
 from sandbox_server.sandbox.worker.job import execute
@@ -132,8 +133,43 @@ def _set_timezone(name: str) -> None:
     time.tzset()
 
 
+class Incoming:
+    """The frames from the pool, read by one task for the worker's life: run requests wait in a queue for the
+    serve loop, and host-call answers go to the running job's bridge as they come."""
+
+    def __init__(self, channel: Channel) -> None:
+        self._channel = channel
+        self._runs: asyncio.Queue[dict[str, Any] | BaseException | None] = asyncio.Queue()
+        self.bridge: HostBridge | None = None
+        self._task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            while (message := await self._channel.receive()) is not None:
+                if message.get("op") == "hostResult":
+                    if self.bridge is not None and message.get("id") == self._job_id():
+                        self.bridge.answered(message)
+                    continue
+                self._runs.put_nowait(message)
+        except BaseException as exc:  # a broken stream ends the worker through the serve loop
+            self._runs.put_nowait(exc)
+            return
+        self._runs.put_nowait(None)
+
+    def _job_id(self) -> int | None:
+        return None if self.bridge is None else self.bridge.job_id
+
+    async def next_run(self) -> dict[str, Any] | None:
+        """The next request, or None when the pool closed the pipe."""
+        item = await self._runs.get()
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+
 async def serve(limits: SandboxLimits, out_fd: int) -> None:
     channel = await Channel.open(out_fd)
+    incoming = Incoming(channel)
     keep_an_isolate()
     isolate = await Isolate.prepare(limits)
     bounds = limit_data_segment(limits)
@@ -141,11 +177,19 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
     channel.send(ready)
     jobs = 0
     try:
-        while (message := await channel.receive()) is not None:
+        while (message := await incoming.next_run()) is not None:
             request = _read_request(message)
             job_id = request["id"]
             warn = functools.partial(channel.send, {"op": "pressure", "id": job_id})
-            outcome = await execute(isolate, request, limits, bounds, warn)
+            host = HostLimits.from_request(request.get("host"))
+            bridge = HostBridge(isolate, job_id, host, channel.send) if host is not None else None
+            incoming.bridge = bridge
+            try:
+                outcome = await execute(isolate, request, limits, bounds, warn, bridge)
+            finally:
+                incoming.bridge = None
+                if bridge is not None:
+                    await bridge.close()
             channel.send(outcome_message(job_id, outcome))
             jobs += 1
             if isolate.stuck:
