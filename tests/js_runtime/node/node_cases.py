@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import cases_buffer
+
 
 def _each(template: str, values: list[str]) -> list[str]:
     """One case per value: `template` with `$` replaced by the value's JavaScript literal."""
@@ -225,6 +227,7 @@ _EVENTS = [
 MODULES: dict[str, tuple[str, list[str]]] = {
     "path": ("globalThis.path = require('path');", _PATH),
     "events": ("globalThis.EventEmitter = require('events');", _EVENTS),
+    "buffer": (cases_buffer.PRELUDE, cases_buffer.CASES),
 }
 
 PRINTED: list[str] = [

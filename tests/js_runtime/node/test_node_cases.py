@@ -18,6 +18,7 @@ RECORDED: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="ascii"))
 
 DEVIATIONS: dict[str, tuple[Any, str]] = {
     "() => typeof path.win32": ({"value": "undefined"}, "the sandbox has only POSIX paths: path.win32 is left out"),
+    "()=>typeof buffer.Blob": ({"value": "undefined"}, "Blob and File are not provided"),
 }
 
 requires_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
