@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import cases_buffer
+import cases_util
 
 
 def _each(template: str, values: list[str]) -> list[str]:
@@ -228,9 +229,15 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "path": ("globalThis.path = require('path');", _PATH),
     "events": ("globalThis.EventEmitter = require('events');", _EVENTS),
     "buffer": (cases_buffer.PRELUDE, cases_buffer.CASES),
+    "util": (cases_util.PRELUDE, cases_util.CASES),
 }
 
 PRINTED: list[str] = [
+    "const util = require('util'); const f = util.deprecate(() => 1, 'f is old', 'DEP0999'); f(); f();"
+    " const g = util.deprecate(() => 2, 'g is old'); g(); console.log('done');",
+    "const util = require('util'); const h = util.deprecate(() => 3, 'same code', 'DEP0998');"
+    " const i = util.deprecate(() => 4, 'same code again', 'DEP0998'); h(); i(); console.error('after');",
+    "const util = require('util'); console.log(util.inspect({ deep: { deeper: { deepest: {} } } }));",
     "const E = require('events'); const e = new E(); for (let i = 0; i < 11; i++) e.on('data', () => {});"
     " console.log('added', e.listenerCount('data'));",
     "const { EventEmitter } = require('node:events'); const e = new EventEmitter(); e.setMaxListeners(1);"

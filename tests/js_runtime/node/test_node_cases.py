@@ -19,6 +19,18 @@ RECORDED: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="ascii"))
 DEVIATIONS: dict[str, tuple[Any, str]] = {
     "() => typeof path.win32": ({"value": "undefined"}, "the sandbox has only POSIX paths: path.win32 is left out"),
     "()=>typeof buffer.Blob": ({"value": "undefined"}, "Blob and File are not provided"),
+    "() => util.format('%j', { a: 1n })": (
+        {"value": "[Unserializable: Do not know how to serialize a BigInt]"},
+        "the runtime's format (console.log's) shows a value %j cannot serialise instead of throwing",
+    ),
+    "() => util.inspect({ a: 1 }, { compact: false })": (
+        {"value": "{ a: 1 }"},
+        "the runtime's inspect has no compact, sorted, getters or numericSeparator options",
+    ),
+    "() => [util.types.isProxy(new Proxy({}, {})), util.types.isProxy({})]": (
+        {"value": [False, False]},
+        "code in the language cannot tell a Proxy from its target",
+    ),
 }
 
 requires_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
