@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - each case is one line of JavaScript, as it is recorded in the fixture
 """Cases for the buffer module (see node_cases.py); `B` is Buffer.from and `b` holds ten fixed bytes."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - each case is one line of JavaScript, as it is recorded in the fixture
 """Cases for util and its deep equality (see node_cases.py); `DEEP_PAIRS` are shared with assert's cases."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - each case is one line of JavaScript, as it is recorded in the fixture
 """Cases for the Node modules, run in Node 20 and in the sandbox (see node_harness.py).
 
 `MODULES` maps each module to the prelude that loads it and its cases; each case is the source of a function of
