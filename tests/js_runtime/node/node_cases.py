@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import cases_buffer
+import cases_text
 import cases_util
 
 
@@ -231,6 +232,8 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "events": ("globalThis.EventEmitter = require('events');", _EVENTS),
     "buffer": (cases_buffer.PRELUDE, cases_buffer.CASES),
     "util": (cases_util.PRELUDE, cases_util.CASES),
+    "string_decoder": (cases_text.STRING_DECODER_PRELUDE, cases_text.STRING_DECODER),
+    "querystring": (cases_text.QUERYSTRING_PRELUDE, cases_text.QUERYSTRING),
 }
 
 PRINTED: list[str] = [
