@@ -12,6 +12,7 @@ import json
 
 import cases_buffer
 import cases_text
+import cases_url
 import cases_util
 
 
@@ -234,9 +235,11 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "util": (cases_util.PRELUDE, cases_util.CASES),
     "string_decoder": (cases_text.STRING_DECODER_PRELUDE, cases_text.STRING_DECODER),
     "querystring": (cases_text.QUERYSTRING_PRELUDE, cases_text.QUERYSTRING),
+    "url": (cases_url.PRELUDE, cases_url.CASES),
 }
 
 PRINTED: list[str] = [
+    "const url = require('url'); console.log(url.parse('http://a:b:c/d').pathname, url.parse('x:y:z').host);",
     "const util = require('util'); const f = util.deprecate(() => 1, 'f is old', 'DEP0999'); f(); f();"
     " const g = util.deprecate(() => 2, 'g is old'); g(); console.log('done');",
     "const util = require('util'); const h = util.deprecate(() => 3, 'same code', 'DEP0998');"
