@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+import cases_assert
 import cases_buffer
 import cases_text
 import cases_url
@@ -236,6 +237,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "string_decoder": (cases_text.STRING_DECODER_PRELUDE, cases_text.STRING_DECODER),
     "querystring": (cases_text.QUERYSTRING_PRELUDE, cases_text.QUERYSTRING),
     "url": (cases_url.PRELUDE, cases_url.CASES),
+    "assert": (cases_assert.PRELUDE, cases_assert.CASES),
 }
 
 PRINTED: list[str] = [
