@@ -175,9 +175,18 @@
   function propertyText(object, key, indent, state) {
     const descriptor = describe(object, key);
     let shown;
-    if (descriptor.get !== undefined || descriptor.set !== undefined) {
-      shown = descriptor.get !== undefined ? (descriptor.set !== undefined ? '[Getter/Setter]' : '[Getter]') :
-        '[Setter]';
+    if (descriptor.get !== undefined) {
+      // Node's assert calls getters and shows what they return.
+      const label = descriptor.set !== undefined ? 'Getter/Setter' : 'Getter';
+      try {
+        const got = apply(descriptor.get, object, []);
+        if (got !== null && typeof got === 'object') shown = '[' + label + '] ' + renderAt(got, indent, state);
+        else shown = '[' + label + ': ' + (typeof got === 'string' ? renderString(got, indent) : inspect(got)) + ']';
+      } catch (error) {
+        shown = '[' + label + ': <Inspection threw (' + (error && error.message) + ')>]';
+      }
+    } else if (descriptor.set !== undefined) {
+      shown = '[Setter]';
     } else {
       shown = renderAt(descriptor.value, indent, state);
     }

@@ -241,6 +241,9 @@ MODULES: dict[str, tuple[str, list[str]]] = {
 }
 
 PRINTED: list[str] = [
+    "const assert = require('assert'); try { assert.fail(1, 2); } catch (e) { console.log(e.message); }",
+    "const assert = require('node:assert'); try { assert.deepStrictEqual({ a: [1, 2] }, { a: [1, 3] }); }"
+    " catch (e) { console.log(e.message); console.log(String(e).split('\\n')[0]); }",
     "const url = require('url'); console.log(url.parse('http://a:b:c/d').pathname, url.parse('x:y:z').host);",
     "const util = require('util'); const f = util.deprecate(() => 1, 'f is old', 'DEP0999'); f(); f();"
     " const g = util.deprecate(() => 2, 'g is old'); g(); console.log('done');",
