@@ -23,7 +23,8 @@
   const normalize = uncurry(String.prototype.normalize);
   const includes = uncurry(String.prototype.includes);
   const regExpExec = uncurry(RegExp.prototype.exec);
-  const regExpTest = uncurry(RegExp.prototype.test);
+  // RegExp.prototype.test looks up `exec` on the expression; the original exec does not.
+  const regExpTest = (re, text) => regExpExec(re, text) !== null;
   const encodeComponent = encodeURIComponent;
   const decodeComponent = decodeURIComponent;
   const fromCharCode = String.fromCharCode;

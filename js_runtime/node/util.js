@@ -30,7 +30,7 @@
   const stringSlice = uncurry(String.prototype.slice);
   const toWellFormed = typeof String.prototype.toWellFormed === 'function' ?
     uncurry(String.prototype.toWellFormed) : undefined;
-  const regExpReplace = uncurry(RegExp.prototype[Symbol.replace]);
+  const regExpExec = uncurry(RegExp.prototype.exec);
   const then = uncurry(Promise.prototype.then);
   const PromiseCtor = Promise;
   const ErrorCtor = Error;
@@ -478,7 +478,16 @@
   const ANSI = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[\u001b\u009b][[\]()#;?]*(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]/g;
   function stripVTControlCharacters(str) {
     if (typeof str !== 'string') throw invalidType('str', 'string', str);
-    return regExpReplace(ANSI, str, '');
+    // RegExp.prototype[Symbol.replace] would look up `exec` on the expression: match by hand.
+    let out = '';
+    let last = 0;
+    ANSI.lastIndex = 0;
+    for (let match = regExpExec(ANSI, str); match !== null; match = regExpExec(ANSI, str)) {
+      out += stringSlice(str, last, match.index);
+      last = match.index + match[0].length;
+      if (match[0].length === 0) ANSI.lastIndex++;
+    }
+    return out + stringSlice(str, last);
   }
 
   function styleText(format, text) {
