@@ -14,7 +14,7 @@ EXPECTED_GLOBALS = {
     "domexception": ["DOMException"],
     "encoding": ["TextEncoder", "TextDecoder"],
     "base64": ["atob", "btoa"],
-    "crypto": ["crypto", "Crypto", "SubtleCrypto"],
+    "crypto": ["crypto", "Crypto", "SubtleCrypto", "CryptoKey"],
     "performance": ["performance", "Performance", "PerformanceEntry", "PerformanceMark", "PerformanceMeasure"],
 }
 # One use of each module, as a first touch.

@@ -102,6 +102,15 @@ RUNTIME_PRINTS = [
         id="node-error-header",
     ),
     pytest.param("console.log(crypto, crypto.subtle)", "Crypto {} SubtleCrypto {}\n", id="crypto"),
+    pytest.param(
+        "const k = await crypto.subtle.importKey('raw', new TextEncoder().encode('key'), "
+        "{ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']); console.log(k); console.log([k])",
+        "CryptoKey {\n  type: 'secret',\n  extractable: false,\n"
+        "  algorithm: { name: 'HMAC', hash: { name: 'SHA-256' }, length: 24 },\n  usages: [ 'sign' ]\n}\n"
+        "[\n  CryptoKey {\n    type: 'secret',\n    extractable: false,\n"
+        "    algorithm: { name: 'HMAC', hash: { name: 'SHA-256' }, length: 24 },\n    usages: [ 'sign' ]\n  }\n]\n",
+        id="cryptokey",
+    ),
 ]
 
 
