@@ -25,7 +25,7 @@ function resetHostCalls() {
 // A promise of the host's answer to `kind` with `payload` (plain JSON values the runtime built).
 function hostCall(kind, payload) {
   if (hostState.notify === undefined || runState.finished) {
-    return PromiseReject(new ErrorCtor('the host cannot be reached from this call'));
+    return PromiseReject(new ErrorCtor('this call cannot reach the host: the server offers it no data folder or other servers to ask'));
   }
   const id = hostState.nextId++;
   const text = JSONStringify({ __proto__: null, id, kind, payload });

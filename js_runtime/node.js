@@ -131,6 +131,9 @@ function nodeHost() {
       exit: (code) => exitRun(code),
       memoryUsage: () => memorySnapshot(),
       call: (kind, payload) => hostCall(kind, payload),
+      // The engine's own Promise.prototype.then, whatever the code has done to it since.
+      then: (promise, onFulfilled, onRejected) => ReflectApply(PromisePrototypeThen, promise,
+        [onFulfilled, onRejected]),
       fs: {
         __proto__: null,
         folder: runState.dataFolder,
@@ -214,7 +217,9 @@ function nodeRequire(specifier) {
   const prefixed = StringPrototypeStartsWith(specifier, 'node:');
   const id = prefixed ? StringPrototypeSlice(specifier, 5) : specifier;
   const subpath = NODE_SUBPATHS[id];
-  const module = nodeModuleNamed(subpath === undefined ? id : subpath[0]);
+  // Modules the others share (internal/...) are theirs: the code cannot load them, as in Node.
+  const module = StringPrototypeStartsWith(id, 'internal/') ? undefined
+    : nodeModuleNamed(subpath === undefined ? id : subpath[0]);
   if (module !== undefined) {
     const exports = loadNodeModule(module);
     return subpath === undefined ? exports : exports[subpath[1]];

@@ -18,6 +18,7 @@
   const defineProperty = Object.defineProperty;
   const queueMicrotask = host.global('queueMicrotask');
   const DateCtor = Date;
+  const fromBase64 = (text) => Uint8Array.fromBase64(text);
 
   const ERRNO = { ENOENT: -2, EACCES: -13, EROFS: -30, ENOTDIR: -20, EISDIR: -21, ENOSYS: -38 };
   const DESCRIPTIONS = {
@@ -140,21 +141,21 @@
 
   // --- what was read before the run -----------------------------------------------------------------
 
-  function preloaded(name, given, syscall) {
+  function preloaded(name, given, method) {
     const known = fsHost.preloaded(name);
     if (known === undefined) {
-      throw sandboxError('ERR_SANDBOX_FS_SYNC', 'fs.' + syscall + 'Sync can only use names written as string ' +
+      const promised = method === 'exists' ? 'access' : method;
+      throw sandboxError('ERR_SANDBOX_FS_SYNC', 'fs.' + method + 'Sync can only use names written as string ' +
         "literals in the code (the host reads those before the code runs), and '" + given + "' is not one. " +
-        "Write the name in the code, use the asynchronous form (`await fs.promises." +
-        (syscall === 'open' ? 'readFile' : syscall) + "('" + given + "')`), or pass the file in the `files` " +
-        'argument and read the global `files`');
+        "Write the name in the code, use the asynchronous form (`await fs.promises." + promised + "('" + given +
+        "')`), or pass the file in the `files` argument and read the global `files`");
     }
     return known;
   }
 
   function readFileSync(given, options) {
     const name = nameOf(given, 'open');
-    const known = preloaded(name, given, 'open');
+    const known = preloaded(name, given, 'readFile');
     if (known.kind === 'missing') throw fsError('ENOENT', 'open', given);
     if (known.kind === 'dir') throw fsError('EISDIR', 'read', given);
     return decoded(known.entry.bytes, encodingOf(options));
@@ -202,7 +203,7 @@
     } catch (error) {
       return PromiseCtor.reject(error);
     }
-    return fsHost.call(kind, { path: name }).catch((error) => {
+    return host.then(fsHost.call(kind, { path: name }), undefined, (error) => {
       throw typeof error.code === 'string' && error.code in DESCRIPTIONS ? fsError(error.code, syscall, given,
         error.advice) : error;
     });
@@ -210,21 +211,22 @@
 
   const promises = {
     readFile(given, options) {
-      return ask('fs.readFile', given, 'open').then((answer) => decoded(Uint8Array.fromBase64(answer.base64),
+      return host.then(ask('fs.readFile', given, 'open'), (answer) => decoded(fromBase64(answer.base64),
         encodingOf(options)));
     },
     stat(given) {
-      return ask('fs.stat', given, 'stat').then((answer) => new Stats(answer.kind, answer.size, answer.mtimeMs));
+      return host.then(ask('fs.stat', given, 'stat'), (answer) => new Stats(answer.kind, answer.size,
+        answer.mtimeMs));
     },
     lstat(given) {
       return promises.stat(given);
     },
     readdir(given, options) {
-      return ask('fs.readdir', given, 'scandir').then((answer) => listing(nameOf(given, 'scandir'), answer.entries,
-        options));
+      return host.then(ask('fs.readdir', given, 'scandir'), (answer) => listing(nameOf(given, 'scandir'),
+        answer.entries, options));
     },
     access(given) {
-      return ask('fs.stat', given, 'access').then(() => undefined);
+      return host.then(ask('fs.stat', given, 'access'), () => undefined);
     },
   };
 
@@ -237,7 +239,7 @@
       if (typeof callback !== 'function') {
         throw new TypeErrorCtor('The "cb" argument must be of type function. Received ' + typeof callback);
       }
-      promised(given, options).then((value) => queueMicrotask(() => callback(null, value)),
+      host.then(promised(given, options), (value) => queueMicrotask(() => callback(null, value)),
         (error) => queueMicrotask(() => callback(error)));
     };
   }
@@ -270,7 +272,7 @@
     readdir: callbackForm(promises.readdir),
     access: callbackForm(promises.access),
     exists(given, callback) {
-      promises.access(given).then(() => callback(true), () => callback(false));
+      host.then(promises.access(given), () => callback(true), () => callback(false));
     },
     createReadStream(given) {
       throw sandboxError('ERR_SANDBOX_FS_STREAM', "fs.createReadStream is not available: read '" + given +

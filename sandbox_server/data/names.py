@@ -89,6 +89,12 @@ def components(name: str) -> list[str]:
     if name.startswith(("/", "~")) or (len(name) > 1 and name[1] == ":"):
         raise leaves(shown)
     parts = name.split("/")
+    if parts[0] == "." and len(parts) > 1 and all(part not in ("", ".", "..") for part in parts[1:]):
+        suggested = "/".join(parts[1:])
+        raise PathRefused(
+            f"path {shown!r} is refused: names are relative to the data folder already, so write {suggested!r} "
+            "(without './')"
+        )
     for part in parts:
         if part in ("", ".", ".."):
             if part == "..":

@@ -103,6 +103,8 @@ def preload_entries(
         try:
             entries = folder.folder_entries(name)
         except PathRefused:
+            # Outside the folder or hidden in it: to the code, nothing has that name.
+            others.append({"name": name, "fs": True, "kind": "missing"})
             continue
         if entries is not None:
             others.append(

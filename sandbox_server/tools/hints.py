@@ -1,8 +1,11 @@
-"""What to do instead, for code written for Node, a browser or a module system that this sandbox is not.
+"""What to do instead, for code written for a browser, another runtime or a file system that this sandbox is not.
 
-Models often reach for ``require``, ``process.stdout.write``, ``Buffer`` or ``fetch`` out of habit. V8's own
-message ("require is not defined") says what failed, not what to use; the hint says that. Hints are chosen
-from the error's name and message (and, for imports, the code), never by running anything.
+Node's pure built-ins run here (``require``, ``import``, ``Buffer``, ``process``, ``fs`` over the data folder), so
+most Node habits simply work; what remains are names that exist elsewhere and not here (the DOM, ``fetch``,
+``__dirname``), a module used without loading it, and the global ``files`` used without the argument that fills
+it. V8's own message ("fetch is not defined") says what failed, not what to use; the hint says that. Hints are
+chosen from the error's name and message, never by running anything, and every hint about data names the data
+folder's ways in (``files``, Node's ``fs``) when the server has one.
 """
 
 from __future__ import annotations
@@ -12,32 +15,37 @@ from typing import Any
 
 __all__ = ["hint_for"]
 
-_NO_MODULES = (
-    "This sandbox has no modules or packages: write the code inline. Built-ins cover most needs (Intl, "
-    "Temporal, BigInt, TextEncoder/TextDecoder, atob/btoa, URL, crypto.subtle.digest), and data comes in `input`."
-)
-_NO_FILES = "This sandbox has no file system: pass the data in the `input` argument and read it from `input`."
 _NO_NETWORK = "This sandbox has no network: fetch the data elsewhere and pass it in the `input` argument."
+_NO_NETWORK_FOLDER = (
+    "This sandbox has no network. To read a file of the data folder, name it in the `files` argument and read "
+    "`files['sales.csv'].text`, or use Node's fs (`require('fs').readFileSync('sales.csv', 'utf8')`); other data "
+    "goes in `input`."
+)
 _NOT_A_BROWSER = (
     "This sandbox is not a browser: there is no DOM or storage; compute with plain JavaScript and print with "
     "console.log."
 )
+_NO_FILES = "This sandbox has no file system: pass the data in the `input` argument and read it from `input`."
+_FOLDER_PATHS = (
+    "There is no script file or working directory: paths are relative to the data folder, so read 'sales.csv' "
+    "with `require('fs').readFileSync('sales.csv', 'utf8')`, or name it in the `files` argument and read "
+    "`files['sales.csv']`."
+)
+_FILES_WITHOUT_ARGUMENT = (
+    "The global `files` exists only when the call names files: pass them in the `files` argument (for example "
+    '`"files": ["sales.csv"]` or `"files": ["*.csv"]`) and read `files[\'sales.csv\'].rows`, or read them with '
+    "Node's fs (`require('fs').readFileSync('sales.csv', 'utf8')`)."
+)
+_FILES_NO_FOLDER = (
+    "There is no global `files`: this server shares no data folder. Pass the data in the `input` argument and read "
+    "it from `input`."
+)
+_OTHER_RUNTIME = (
+    "This sandbox is not {name}: use plain JavaScript, the web APIs and Node's built-ins (require('fs'), Buffer, "
+    "process.argv); data comes in `input`."
+)
 
 _UNDEFINED_NAMES: dict[str, str] = {
-    "require": _NO_MODULES,
-    "module": _NO_MODULES,
-    "exports": _NO_MODULES,
-    "process": (
-        "This sandbox is not Node: there is no `process`. Print with console.log (not process.stdout.write), "
-        "read data from `input` (not process.argv, process.env or stdin), time with performance.now() (not "
-        "process.hrtime), and let the code end by itself (no process.exit); the last expression is the result."
-    ),
-    "Buffer": (
-        "There is no Buffer: use TextEncoder/TextDecoder for text and bytes, atob/btoa for base64, and "
-        "Uint8Array for binary data."
-    ),
-    "__dirname": _NO_FILES,
-    "__filename": _NO_FILES,
     "fetch": _NO_NETWORK,
     "XMLHttpRequest": _NO_NETWORK,
     "WebSocket": _NO_NETWORK,
@@ -48,8 +56,28 @@ _UNDEFINED_NAMES: dict[str, str] = {
     "sessionStorage": _NOT_A_BROWSER,
     "navigator": _NOT_A_BROWSER,
     "alert": _NOT_A_BROWSER,
-    "Deno": "This sandbox is not Deno: use plain JavaScript and the web APIs it lists; data comes in `input`.",
-    "Bun": "This sandbox is not Bun: use plain JavaScript and the web APIs it lists; data comes in `input`.",
+    "Deno": _OTHER_RUNTIME.format(name="Deno"),
+    "Bun": _OTHER_RUNTIME.format(name="Bun"),
+}
+_FOLDER_NAMES: dict[str, str] = {
+    "fetch": _NO_NETWORK_FOLDER,
+    "XMLHttpRequest": _NO_NETWORK_FOLDER,
+}
+_PATH_NAMES = frozenset({"__dirname", "__filename"})
+# Node's modules that models use as if they were globals, with the line that loads each.
+_MODULE_NAMES = {
+    "fs": "const fs = require('fs')",
+    "fsPromises": "const fsPromises = require('fs/promises')",
+    "path": "const path = require('path')",
+    "util": "const util = require('util')",
+    "events": "const events = require('events')",
+    "EventEmitter": "const EventEmitter = require('events')",
+    "assert": "const assert = require('assert')",
+    "querystring": "const querystring = require('querystring')",
+    "StringDecoder": "const { StringDecoder } = require('string_decoder')",
+    "createHash": "const { createHash } = require('crypto')",
+    "createHmac": "const { createHmac } = require('crypto')",
+    "randomBytes": "const { randomBytes } = require('crypto')",
 }
 _TYPE_NAMES = frozenset({"number", "string", "boolean", "any", "unknown", "never", "bigint", "symbol", "object"})
 _TYPE_AS_VALUE = (
@@ -58,44 +86,32 @@ _TYPE_AS_VALUE = (
     "TypeScript by other signs (`const s: Set<{name}> = new Set<{name}>(xs)`)."
 )
 _NOT_DEFINED = re.compile(r"^(\S+) is not defined$")
-# Each of these runs on the server's event loop over code of up to max_code_bytes, so each must take time linear in
-# the code's length: no pattern may let a repeated part of it (here white space) be tried from many starts.
-# (`^\s*` in multiline mode would rescan every run of blank lines from each of its lines: quadratic.)
-_DYNAMIC_IMPORT = re.compile(r"\bimport[ \t\r\n]*\(")
-_STATIC_IMPORT = re.compile(r"^[ \t]*import\b(?![ \t]*\()", re.MULTILINE)
-
-
-_DATA_FOLDER_FILES = (
-    "This sandbox has no file system, but the server has a data folder: name its files in the `files` argument "
-    "and read them from the global `files` (for example files['data.csv'].rows), or pass data in `input`."
-)
 
 
 def hint_for(error: dict[str, Any], code: str, *, data_folder: bool = False) -> str | None:
-    """A sentence telling the model what to use instead, when ``error`` comes from a Node or browser habit.
+    """A sentence telling the model what to use instead, when ``error`` comes from such a habit.
 
     Args:
         error: The outcome's error object.
-        code: The code that ran.
-        data_folder: Whether the server offers a data folder (files are then read through ``files``).
+        code: The code that ran (unused by the rules in force; kept for rules that need it).
+        data_folder: Whether the server shares a data folder (files are then read through ``files`` or fs).
     """
+    del code
     name, message = error.get("name"), error.get("message")
-    if not isinstance(message, str):
+    if not isinstance(message, str) or name != "ReferenceError":
         return None
-    if name == "ReferenceError":
-        match = _NOT_DEFINED.match(message)
-        if match is not None and match.group(1) in _TYPE_NAMES:
-            return _TYPE_AS_VALUE.format(name=match.group(1))
-        hint = None if match is None else _UNDEFINED_NAMES.get(match.group(1))
-        return _DATA_FOLDER_FILES if data_folder and hint == _NO_FILES else hint
-    if name == "SyntaxError":
-        if "import statement outside a module" in message or (
-            "import" in message and _STATIC_IMPORT.search(code) is not None
-        ):
-            return _NO_MODULES
-        if message == "Unexpected token 'export'":
-            return "There are no modules here: drop `export`; the last expression is the result."
+    match = _NOT_DEFINED.match(message)
+    if match is None:
         return None
-    if message == "Not supported" and _DYNAMIC_IMPORT.search(code) is not None:
-        return _NO_MODULES
-    return None
+    missing = match.group(1)
+    if missing in _TYPE_NAMES:
+        return _TYPE_AS_VALUE.format(name=missing)
+    if missing == "files":
+        return _FILES_WITHOUT_ARGUMENT if data_folder else _FILES_NO_FOLDER
+    if missing in _PATH_NAMES:
+        return _FOLDER_PATHS if data_folder else _NO_FILES
+    if missing in _MODULE_NAMES:
+        return f"`{missing}` is a Node module, not a global: load it first with `{_MODULE_NAMES[missing]}`."
+    if data_folder and missing in _FOLDER_NAMES:
+        return _FOLDER_NAMES[missing]
+    return _UNDEFINED_NAMES.get(missing)
