@@ -264,6 +264,22 @@ function nodeImport(specifier) {
   }
 }
 
+// Loads the modules the code names before any of it runs, so that each captures the built-ins it uses
+// (String.prototype.slice, Function.prototype.call) as the engine made them, not as the code may leave them.
+// A module that fails to load here is loaded again, and fails with its error, when the code uses it.
+function preloadNodeModules(ids) {
+  if (!ArrayIsArray(ids)) return;
+  for (let i = 0; i < ids.length; i++) {
+    const module = typeof ids[i] === 'string' ? nodeModuleNamed(ids[i]) : undefined;
+    if (module === undefined || module.source === undefined) continue;
+    try {
+      loadNodeModule(module);
+    } catch {
+      module.exports = undefined;
+    }
+  }
+}
+
 function installNodeModules() {
   defineGlobalValue('require', nodeRequire);
   defineGlobalValue('__import', nodeImport);

@@ -43,7 +43,8 @@ const runState = {
 // The options the worker sends with every run: the output cap and 32 bytes of fresh entropy
 // (hex) for the web crypto API. Unreadable options leave the defaults.
 function parseOptions(optionsJson) {
-  const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined };
+  const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined,
+    nodePreload: undefined };
   try {
     const parsed = JSONParse(optionsJson);
     if (parsed === null || typeof parsed !== 'object') return options;
@@ -72,6 +73,8 @@ function parseOptions(optionsJson) {
     if (nodeModules !== undefined) {
       provideNodeModules(nodeModules.value);
       installNodeModules();
+      const preload = describe(parsed, 'nodePreload');
+      if (preload !== undefined) options.nodePreload = preload.value;
     }
   } catch {
     // Unreadable options: use the defaults.
@@ -132,7 +135,8 @@ function run(code, inputJson, optionsJson, filesPayload, hostNotify) {
 
 function startRun(code, inputJson, optionsJson, filesPayload) {
   hideEntry();
-  resetRun(parseOptions(optionsJson));
+  const options = parseOptions(optionsJson);
+  resetRun(options);
   let input;
   if (typeof inputJson === 'string' && inputJson !== '') {
     try {
@@ -145,6 +149,7 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
   }
   defineGlobalValue('input', input);
   defineFiles(filesPayload); // files.js: the global `files`, only when the call named files
+  preloadNodeModules(options.nodePreload); // node.js: the modules the code names, before it runs
 
   // Code that mentions `await` runs as an async function body whenever it parses as one: as a
   // script, `await (x)` would parse as a call of a function named await and fail at run time.

@@ -1,6 +1,6 @@
 // module: crypto
 // globals:
-// requires:
+// requires: buffer
 (function (host) {
   'use strict';
   // Node's crypto module, for what is pure computation: hashes (MD5 and the SHA-1 and SHA-2

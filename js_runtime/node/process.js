@@ -1,6 +1,6 @@
 // module: process
 // globals: process
-// requires: events
+// requires: events buffer
 (function (host) {
   'use strict';
   // Node's `process`, for the parts that are pure computation or that the sandbox can answer honestly:

@@ -136,6 +136,15 @@ class FsService:
         self._budget = budget
 
     async def __call__(self, kind: str, payload: Any) -> Any:
+        if kind not in FS_KINDS:
+            raise HostCallFailed(
+                {
+                    "name": "Error",
+                    "code": "EROFS",
+                    "message": f"{kind!r} is not a read of the data folder, which is "
+                    "read-only: fs here reads files, lists folders and tells what a name is",
+                }
+            )
         name = payload.get("path") if isinstance(payload, dict) else None
         if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
             raise HostCallFailed({"name": "TypeError", "message": "an fs call needs a path"})

@@ -179,5 +179,5 @@ def _leading_id(text: str) -> int | None:
     head = text[:64]
     if not head.startswith('{"id":'):
         return None
-    digits = head[6:].split(",", 1)[0]
-    return int(digits) if digits.isdigit() else None
+    digits = head[6:].split(",", 1)[0].strip()
+    return int(digits) if digits.isascii() and digits.isdigit() else None

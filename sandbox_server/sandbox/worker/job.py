@@ -26,6 +26,7 @@ from sandbox_server.sandbox.worker.isolate import Isolate, parse_outcome
 from sandbox_server.sandbox.worker.memory import DataBounds, guarded
 from sandbox_server.sandbox.worker.options import (
     completion_hint,
+    node_preload,
     node_sources,
     run_options,
     tracks_iterators,
@@ -113,6 +114,7 @@ async def execute(
         completion=completion_hint(code, analysis.last_statement),
         modules=web_sources(code, web_sources_for_node(node or {})),
         node_modules=node,
+        node_preload=node_preload(code) if node is not None else None,
         data_folder=request.get("dataFolder") is True,
         memory=isolate.heap() if node is not None and "memoryUsage" in code else None,
         track_iterators=tracks_iterators(code),

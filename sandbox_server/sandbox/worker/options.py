@@ -13,7 +13,7 @@ import js_runtime
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.source import Statement
 
-__all__ = ["completion_hint", "node_sources", "run_options", "tracks_iterators", "web_sources"]
+__all__ = ["completion_hint", "node_preload", "node_sources", "run_options", "tracks_iterators", "web_sources"]
 
 
 def run_options(
@@ -23,6 +23,7 @@ def run_options(
     completion: list[Any] | None = None,
     modules: dict[str, str] | None = None,
     node_modules: dict[str, str] | None = None,
+    node_preload: list[str] | None = None,
     memory: dict[str, int] | None = None,
     data_folder: bool = False,
     track_iterators: bool = False,
@@ -36,6 +37,7 @@ def run_options(
         modules: Sources of the web modules the code may use, by id.
         node_modules: Sources of the Node modules the code may use, by id; given (even empty), the run also has
             ``require``, ``module`` and ``exports``.
+        node_preload: Node modules to load before the code runs (see :func:`node_preload`).
         memory: The isolate's heap before the run (``used``, ``total`` bytes), for ``process.memoryUsage()``.
         data_folder: Whether the server shares a data folder (Node's fs reads from it).
         track_iterators: Follow Map and Set iterators from the start (see :func:`tracks_iterators`).
@@ -49,6 +51,8 @@ def run_options(
         options["modules"] = modules
     if node_modules is not None:
         options["nodeModules"] = node_modules
+        if node_preload:
+            options["nodePreload"] = node_preload
     if memory is not None:
         options["memory"] = memory
     if data_folder:
@@ -105,20 +109,27 @@ def node_sources(code: str) -> dict[str, str] | None:
     no module global (``Buffer``, ``process``) and no ``require``, ``module`` or ``exports`` (then the run offers
     none of them). All of them when the code may reach a module without naming it."""
     if _INDIRECT_GLOBAL.search(code) is not None or _DYNAMIC_SPECIFIER.search(code) is not None:
-        wanted = set(_NODE_MODULES)
-    else:
-        wanted = {match.group(2).split("/", 1)[0] for match in _NODE_SPECIFIER.finditer(code)}
-        wanted |= {module_id for name, module_id in _NODE_GLOBALS.items() if re.search(rf"\b{name}\b", code)}
-        wanted &= set(_NODE_MODULES)
-        if not wanted and _NODE_WORDS.search(code) is None:
-            return None
+        return {module_id: module.source for module_id, module in _NODE_MODULES.items()}
+    wanted = node_preload(code)
+    if not wanted and _NODE_WORDS.search(code) is None:
+        return None
+    return {module_id: _NODE_MODULES[module_id].source for module_id in wanted}
+
+
+def node_preload(code: str) -> list[str]:
+    """The Node modules ``code`` names (in a require, an import or by a global such as ``Buffer``) with the modules
+    they load, sorted: the run loads them before the code runs, so that they capture the engine's built-ins before
+    the code can change them."""
+    wanted = {match.group(2).split("/", 1)[0] for match in _NODE_SPECIFIER.finditer(code)}
+    wanted |= {module_id for name, module_id in _NODE_GLOBALS.items() if re.search(rf"\b{name}\b", code)}
+    wanted &= set(_NODE_MODULES)
     pending = list(wanted)
     while pending:
         for needed in _NODE_MODULES[pending.pop()].requires:
             if needed not in wanted:
                 wanted.add(needed)
                 pending.append(needed)
-    return {module_id: _NODE_MODULES[module_id].source for module_id in sorted(wanted)}
+    return sorted(wanted)
 
 
 def web_sources_for_node(node_modules: dict[str, str]) -> set[str]:
