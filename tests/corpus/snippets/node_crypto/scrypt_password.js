@@ -1,0 +1,3 @@
+const crypto = require('crypto');
+const hash = crypto.scryptSync('password', 'salt', 64).toString('hex');
+hash.length;

@@ -1,0 +1,2 @@
+const crypto = require('crypto');
+crypto.createHash('sha256').update('The quick brown fox jumps over the lazy dog').digest('hex');
