@@ -120,7 +120,7 @@ function nodeHost() {
   if (nodeState.host === undefined) {
     nodeState.host = {
       __proto__: null,
-      require: nodeRequire,
+      require: moduleRequire,
       global: (name) => nodeGlobal(name),
       seed: hexBytes(runState.seed),
       now: () => DateNow() - runState.startedAt,
@@ -207,6 +207,13 @@ function nodeError(Ctor, code, message) {
   ReflectDefineProperty(error, 'code', { __proto__: null, value: code, writable: true, configurable: true,
     enumerable: true });
   return error;
+}
+
+// The require of the modules themselves: their shared internal modules too.
+function moduleRequire(specifier) {
+  const module = typeof specifier === 'string' && StringPrototypeStartsWith(specifier, 'internal/')
+    ? nodeModuleNamed(specifier) : undefined;
+  return module === undefined ? nodeRequire(specifier) : loadNodeModule(module);
 }
 
 function nodeRequire(specifier) {

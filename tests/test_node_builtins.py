@@ -54,7 +54,7 @@ async def test_a_jwt_is_decoded_and_signed_with_buffer_and_crypto(client: Client
     # Node 20 prints this token for the same code.
     assert result == [
         "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MiIsIm5hbWUiOiJBZGEifQ."
-        "9-9PSZ35tbnwxNFg4gGgG5jRRNKhKVf5qdBfo1iUH1E",
+        "qZfTQHBUn6oSABHXUxWoR_tKvc8mh4OsW16d9p99Q8M",
         "Ada",
     ]
 
