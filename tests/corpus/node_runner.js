@@ -77,6 +77,8 @@ const stdout = [];
 const stderr = [];
 const sink = (chunks) => new Writable({ write(chunk, _encoding, done) { chunks.push(String(chunk)); done(); } });
 globalThis.console = new Console({ stdout: sink(stdout), stderr: sink(stderr), inspectOptions: INSPECT_OPTIONS });
+// execute_js gives the code Node's built-in modules through `require` (the pure-computation ones).
+globalThis.require = require;
 // execute_js defines `input` in every call, undefined when the call passes none.
 globalThis.input = inputPath === undefined ? undefined : JSON.parse(fs.readFileSync(inputPath, 'utf8'));
 
