@@ -27,12 +27,14 @@
   const join = uncurry(Array.prototype.join);
   const bind = uncurry(Function.prototype.bind);
   const charCodeAt = uncurry(String.prototype.charCodeAt);
+  const indexOfText = uncurry(String.prototype.indexOf);
   const stringSlice = uncurry(String.prototype.slice);
   const toWellFormed = typeof String.prototype.toWellFormed === 'function' ?
     uncurry(String.prototype.toWellFormed) : undefined;
   const regExpExec = uncurry(RegExp.prototype.exec);
   const then = uncurry(Promise.prototype.then);
   const PromiseCtor = Promise;
+  const JSONStringify = JSON.stringify;
   const ErrorCtor = Error;
   const ErrorPrototype = Error.prototype;
   const errorIsError = typeof Error.isError === 'function' ? Error.isError : undefined;
@@ -512,6 +514,233 @@
     return open + text + close;
   }
 
+  // ---- parseArgs: command-line style arguments from an array (the sandbox has no argv).
+
+  function parseArgsError(code, message) {
+    return codedError(TypeErrorCtor, code, message);
+  }
+
+  function checkBoolean(value, name) {
+    if (typeof value !== 'boolean') throw invalidType(name, 'boolean', value);
+  }
+
+  function checkOptions(options) {
+    checkObject(options, 'options');
+    const names = objectKeys(options);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const config = options[name];
+      checkObject(config, 'options.' + name);
+      const type = config.type;
+      if (type !== 'string' && type !== 'boolean') {
+        throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "options.' + name + '.type" property must be ' +
+          "('string|boolean'). " + received(type));
+      }
+      if (hasOwn(config, 'short')) {
+        const short = config.short;
+        if (typeof short !== 'string') throw invalidType('options.' + name + '.short', 'string', short);
+        if (short.length !== 1) {
+          throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_VALUE', "The property 'options." + name + ".short' must " +
+            'be a single character. Received ' + host.inspect(short));
+        }
+      }
+      if (hasOwn(config, 'multiple')) checkBoolean(config.multiple, 'options.' + name + '.multiple');
+      if (config.default !== undefined) {
+        const value = config.default;
+        const where = 'options.' + name + '.default';
+        if (config.multiple) {
+          if (!isArray(value)) {
+            throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "' + where + '" property must be an ' +
+              'instance of Array. ' + received(value));
+          }
+          for (let j = 0; j < value.length; j++) {
+            if (typeof value[j] !== type) throw invalidType(where + '[' + j + ']', type, value[j]);
+          }
+        } else if (typeof value !== type) {
+          throw invalidType(where, type, value);
+        }
+      }
+    }
+  }
+
+  function optionOf(options, name, key) {
+    return hasOwn(options, name) ? options[name][key] : undefined;
+  }
+
+  function longNameOf(short, options) {
+    const names = objectKeys(options);
+    for (let i = 0; i < names.length; i++) {
+      if (options[names[i]].short === short) return names[i];
+    }
+    return short;
+  }
+
+  function argumentTokens(args, options, allowNegative, negated) {
+    const tokens = [];
+    const queue = setPrototypeOf([], null);
+    for (let i = 0; i < args.length; i++) queue[i] = args[i];
+    let at = 0;
+    let index = -1;
+    let groupCount = 0;
+    const option = (name, rawName, position, value, inlineValue) => {
+      tokens[tokens.length] = { kind: 'option', name, rawName, index: position, value, inlineValue };
+    };
+    while (at < queue.length) {
+      const arg = queue[at++];
+      const next = queue[at];
+      // Pieces of an expanded short group keep the index of the argument they came from.
+      if (groupCount > 0) groupCount--;
+      else index++;
+      const position = index;
+      if (arg === '--') {
+        tokens[tokens.length] = { kind: 'option-terminator', index: position };
+        while (at < queue.length) tokens[tokens.length] = { kind: 'positional', index: ++index, value: queue[at++] };
+        break;
+      }
+      const dashed = arg.length > 1 && arg[0] === '-';
+      if (dashed && arg[1] !== '-' && arg.length === 2) {
+        const name = longNameOf(arg[1], options);
+        let value;
+        let inlineValue;
+        if (optionOf(options, name, 'type') === 'string' && next != null) {
+          value = queue[at++];
+          index++;
+          inlineValue = false;
+        }
+        option(name, arg, position, value, inlineValue);
+        continue;
+      }
+      if (dashed && arg[1] !== '-') {
+        const first = longNameOf(arg[1], options);
+        if (optionOf(options, first, 'type') !== 'string') {
+          // -abc: one option per character; a string option takes the rest as its value.
+          const expanded = setPrototypeOf([], null);
+          for (let i = 1; i < arg.length; i++) {
+            const name = longNameOf(arg[i], options);
+            if (optionOf(options, name, 'type') !== 'string' || i === arg.length - 1) {
+              expanded[expanded.length] = '-' + arg[i];
+            } else {
+              expanded[expanded.length] = '-' + stringSlice(arg, i);
+              break;
+            }
+          }
+          for (let i = queue.length - 1; i >= at; i--) queue[i + expanded.length] = queue[i];
+          for (let i = 0; i < expanded.length; i++) queue[at + i] = expanded[i];
+          groupCount = expanded.length;
+          continue;
+        }
+        option(first, '-' + arg[1], position, stringSlice(arg, 2), true);
+        continue;
+      }
+      if (dashed && arg.length > 2 && arg[1] === '-') {
+        if (indexOfText(arg, '=', 3) !== -1) {
+          const equals = indexOfText(arg, '=');
+          option(stringSlice(arg, 2, equals), stringSlice(arg, 0, equals), position, stringSlice(arg, equals + 1), true);
+          continue;
+        }
+        const name = stringSlice(arg, 2);
+        if (allowNegative && stringSlice(name, 0, 3) === 'no-' &&
+            optionOf(options, stringSlice(name, 3), 'type') !== 'string') {
+          option(stringSlice(name, 3), arg, position, undefined, undefined);
+          negated[negated.length] = tokens[tokens.length - 1];
+          continue;
+        }
+        let value;
+        let inlineValue;
+        if (optionOf(options, name, 'type') === 'string' && next != null) {
+          value = queue[at++];
+          index++;
+          inlineValue = false;
+        }
+        option(name, arg, position, value, inlineValue);
+        continue;
+      }
+      tokens[tokens.length] = { kind: 'positional', index: position, value: arg };
+    }
+    return tokens;
+  }
+
+  function parseArgs(config = {}) {
+    const args = config.args === undefined ? [] : config.args;
+    const strict = config.strict === undefined ? true : config.strict;
+    const allowPositionals = config.allowPositionals === undefined ? !strict : config.allowPositionals;
+    const allowNegative = config.allowNegative === undefined ? false : config.allowNegative;
+    const returnTokens = config.tokens === undefined ? false : config.tokens;
+    const options = config.options === undefined ? {} : config.options;
+    if (!isArray(args)) {
+      throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "args" argument must be an instance of Array. ' +
+        received(args));
+    }
+    checkBoolean(strict, 'strict');
+    checkBoolean(allowPositionals, 'allowPositionals');
+    checkBoolean(allowNegative, 'allowNegative');
+    checkBoolean(returnTokens, 'tokens');
+    checkOptions(options);
+    // Tokens of `--no-name` options, which store false.
+    const negated = setPrototypeOf([], null);
+    const tokens = argumentTokens(args, options, allowNegative, negated);
+    const result = { values: create(null), positionals: [] };
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      if (token.kind === 'option') {
+        let negative = false;
+        for (let j = 0; j < negated.length; j++) {
+          if (negated[j] === token) negative = true;
+        }
+        if (strict) checkUsage(token, options, allowPositionals, negative);
+        if (token.name === '__proto__') continue;
+        const value = negative ? false : token.value === undefined ? true : token.value;
+        if (optionOf(options, token.name, 'multiple')) {
+          const existing = result.values[token.name];
+          if (existing) existing[existing.length] = value;
+          else result.values[token.name] = [value];
+        } else {
+          result.values[token.name] = value;
+        }
+      } else if (token.kind === 'positional') {
+        if (!allowPositionals) {
+          throw parseArgsError('ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL', "Unexpected argument '" + token.value +
+            "'. This command does not take positional arguments");
+        }
+        result.positionals[result.positionals.length] = token.value;
+      }
+    }
+    const names = objectKeys(options);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (result.values[name] === undefined && options[name].default !== undefined) {
+        result.values[name] = options[name].default;
+      }
+    }
+    if (returnTokens) result.tokens = tokens;
+    return result;
+  }
+
+  function checkUsage(token, options, allowPositionals, negative) {
+    if (!hasOwn(options, token.name)) {
+      throw parseArgsError('ERR_PARSE_ARGS_UNKNOWN_OPTION', "Unknown option '" + token.rawName + "'" +
+        (allowPositionals ? ". To specify a positional argument starting with a '-', place it at the end of the " +
+          "command after '--', as in '-- " + JSONStringify(token.rawName) : ''));
+    }
+    const short = options[token.name].short;
+    const both = (short ? '-' + short + ', ' : '') + '--' + token.name;
+    const type = options[token.name].type;
+    if (type === 'string' && typeof token.value !== 'string') {
+      throw parseArgsError('ERR_PARSE_ARGS_INVALID_OPTION_VALUE', "Option '" + both + " <value>' argument missing");
+    }
+    if (type === 'boolean' && token.value != null && !negative) {
+      throw parseArgsError('ERR_PARSE_ARGS_INVALID_OPTION_VALUE', "Option '" + both + "' does not take an argument");
+    }
+    if (token.inlineValue === false && typeof token.value === 'string' && token.value.length > 1 &&
+        token.value[0] === '-') {
+      const example = stringSlice(token.rawName, 0, 2) === '--' ? "'" + token.rawName + "=-XYZ'" :
+        "'--" + token.name + "=-XYZ' or '" + token.rawName + "-XYZ'";
+      throw parseArgsError('ERR_PARSE_ARGS_INVALID_OPTION_VALUE', "Option '" + token.rawName + "' argument is " +
+        "ambiguous.\nDid you forget to specify the option argument for '" + token.rawName + "'?\nTo specify an " +
+        'option argument starting with a dash use ' + example + '.');
+    }
+  }
+
   function extend(target, source) {
     if (source === null || typeof source !== 'object') return target;
     const keys = objectKeys(source);
@@ -559,6 +788,7 @@
     stripVTControlCharacters,
     toUSVString,
     types,
+    parseArgs,
     TextDecoder: webClass('TextDecoder'),
     TextEncoder: webClass('TextEncoder'),
   };

@@ -156,11 +156,69 @@ _FUNCTIONS = [
     "() => util.deprecate(5)",
 ]
 
+_OPTIONS = "{ name: { type: 'string', short: 'n' }, verbose: { type: 'boolean', short: 'v' }, tag: { type: 'string', multiple: true }, count: { type: 'string', default: '1' } }"
+
+_PARSE_ARGS = [
+    *(
+        f"() => util.parseArgs({{ args: {args}, options: {_OPTIONS} }})"
+        for args in [
+            "['--name', 'x', '-v']",
+            "['-n', 'y', '--tag', 'a', '--tag=b']",
+            "['-vn', 'z']",
+            "['-nfoo']",
+            "['--name=eq=ual']",
+            "['--unknown']",
+            "['-x']",
+            "['pos']",
+            "['--name']",
+            "['--verbose=yes']",
+            "['--', '--name', 'x']",
+            "['--name', '-v']",
+            "['-vv']",
+            "['--no-verbose']",
+            "['--name', '--verbose']",
+            "['-n', '-v']",
+            "['--name', '-']",
+            "['--name=', '-v']",
+            "[]",
+        ]
+    ),
+    "() => util.parseArgs({ args: ['a', '--x', '-y'], strict: false })",
+    "() => util.parseArgs({ args: ['a', '--x=1', '-yz', '--', 'b'], strict: false, tokens: true })",
+    "() => util.parseArgs({ args: ['pos', '--name', 'v'], options: { name: { type: 'string' } }, allowPositionals: true, tokens: true })",
+    "() => util.parseArgs({ args: ['--unknown'], allowPositionals: true })",
+    "() => util.parseArgs({ args: ['--no-verbose', '--no-x'], options: { verbose: { type: 'boolean' } }, allowNegative: true, strict: false })",
+    "() => util.parseArgs({ args: ['--a', '1', '--a', '2'], options: { a: { type: 'string' } } })",
+    "() => util.parseArgs({ args: ['--__proto__', 'x'], strict: false })",
+    "() => util.parseArgs({ args: ['-abfFILE', 'x'], options: { a: { type: 'boolean', short: 'a' }, b: { type: 'boolean', short: 'b' }, f: { type: 'string', short: 'f' } }, allowPositionals: true, tokens: true })",
+    "() => util.parseArgs({ args: ['-fa'], options: { a: { type: 'boolean', short: 'a' }, f: { type: 'string', short: 'f' } } })",
+    "() => util.parseArgs({ args: ['-v', '--verbose'], options: { verbose: { type: 'boolean', short: 'v', multiple: true } } })",
+    "() => util.parseArgs({ args: ['-abc'], strict: false })",
+    "() => util.parseArgs({ args: ['-a1'], strict: false })",
+    "() => util.parseArgs({ args: ['--foo', 'bar'], strict: false })",
+    "() => util.parseArgs({ args: ['-'], allowPositionals: true })",
+    "() => util.parseArgs({ args: ['---x', '--=x', '-=x', '--=a=b'], strict: false })",
+    "() => util.parseArgs({ args: 'x' })",
+    "() => util.parseArgs({ strict: 1 })",
+    "() => util.parseArgs({ options: 5 })",
+    "() => util.parseArgs({ options: { a: 5 } })",
+    "() => util.parseArgs({ options: { a: { type: 'bool' } } })",
+    "() => util.parseArgs({ options: { a: {} } })",
+    "() => util.parseArgs({ options: { a: { type: 'string', short: 'ab' } } })",
+    "() => util.parseArgs({ options: { a: { type: 'string', short: 5 } } })",
+    "() => util.parseArgs({ options: { a: { type: 'string', multiple: 1 } } })",
+    "() => util.parseArgs({ options: { a: { type: 'string', multiple: true, default: 'x' } } })",
+    "() => util.parseArgs({ options: { a: { type: 'boolean', default: 'x' } } })",
+    "() => util.parseArgs({ args: [], options: { a: { type: 'boolean', multiple: true, default: [true] } } })",
+    "() => util.parseArgs({ args: ['--port', '8080', 'build', '--watch'], options: { port: { type: 'string', short: 'p' }, watch: { type: 'boolean', short: 'w' } }, allowPositionals: true })",
+]
+
 CASES = [
     *_FORMAT,
     *_INSPECT,
     *_TYPES,
     *_LEGACY,
     *_FUNCTIONS,
+    *_PARSE_ARGS,
     *(f"() => util.isDeepStrictEqual({left}, {right})" for left, right in DEEP_PAIRS),
 ]

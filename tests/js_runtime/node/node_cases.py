@@ -241,6 +241,13 @@ MODULES: dict[str, tuple[str, list[str]]] = {
 }
 
 PRINTED: list[str] = [
+    "console.log(Buffer.from('hi'), [Buffer.alloc(3)], { body: Buffer.from('{}') }); console.log(Buffer.alloc(60, 1));"
+    " const b = Buffer.from('xy'); b.tag = 'named'; console.log(b);",
+    "const qs = require('querystring'); console.log(qs.parse('a=1&a=2&b=')); console.log(qs.parse(''));",
+    "const url = require('url'); console.log(url.parse('https://example.com/a?b=c#d', true));",
+    "const path = require('path'); console.log(path.parse('/tmp/file.txt'), path.sep);",
+    "const util = require('util'); console.log(util.format('%s=%i', 'n', 42.9), util.inspect('text'),"
+    " util.inspect(new Map([[1, { a: [1, 2] }]]), { depth: 0 }));",
     "const assert = require('assert'); try { assert.fail(1, 2); } catch (e) { console.log(e.message); }",
     "const assert = require('node:assert'); try { assert.deepStrictEqual({ a: [1, 2] }, { a: [1, 3] }); }"
     " catch (e) { console.log(e.message); console.log(String(e).split('\\n')[0]); }",

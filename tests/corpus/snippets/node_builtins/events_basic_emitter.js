@@ -1,0 +1,11 @@
+const EventEmitter = require('events');
+const emitter = new EventEmitter();
+const log = [];
+emitter.on('data', (chunk) => log.push(`data:${chunk}`));
+emitter.once('end', () => log.push('end'));
+emitter.emit('data', 'a');
+emitter.emit('data', 'b');
+emitter.emit('end');
+emitter.emit('end');
+console.log(log, emitter.listenerCount('data'), emitter.listenerCount('end'));
+log;

@@ -1,0 +1,12 @@
+const EventEmitter = require('events');
+const e = new EventEmitter();
+const seen = [];
+e.on('newListener', (event) => seen.push(`+${event}`));
+e.on('removeListener', (event) => seen.push(`-${event}`));
+const fn = () => {};
+e.on('message', fn);
+e.once('close', () => {});
+e.removeListener('message', fn);
+e.emit('close');
+console.log(seen);
+seen;

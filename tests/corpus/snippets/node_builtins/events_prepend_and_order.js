@@ -1,0 +1,10 @@
+const EventEmitter = require('events');
+const e = new EventEmitter();
+const order = [];
+e.on('go', () => order.push('second'));
+e.prependListener('go', () => order.push('first'));
+e.prependOnceListener('go', () => order.push('zeroth (once)'));
+e.emit('go');
+e.emit('go');
+console.log(order);
+order;

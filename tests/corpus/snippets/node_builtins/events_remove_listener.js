@@ -1,0 +1,13 @@
+const EventEmitter = require('events');
+const bus = new EventEmitter();
+const calls = [];
+const handler = (x) => calls.push(x);
+bus.on('tick', handler);
+bus.on('tick', (x) => calls.push(x * 10));
+bus.emit('tick', 1);
+bus.off('tick', handler);
+bus.emit('tick', 2);
+bus.removeAllListeners('tick');
+bus.emit('tick', 3);
+console.log(calls, bus.eventNames());
+calls;

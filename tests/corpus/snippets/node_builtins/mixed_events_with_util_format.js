@@ -1,0 +1,10 @@
+const EventEmitter = require('events');
+const util = require('util');
+const log = new EventEmitter();
+const lines = [];
+log.on('log', (level, ...args) => lines.push(`[${level.toUpperCase()}] ${util.format(...args)}`));
+log.emit('log', 'info', 'user %s logged in from %s', 'bob', '10.0.0.1');
+log.emit('log', 'warn', 'disk usage at %d%%', 91);
+log.emit('log', 'error', 'failed: %O', { code: 'E42' });
+console.log(lines.join('\n'));
+lines.length;
