@@ -44,7 +44,7 @@ const runState = {
 // (hex) for the web crypto API. Unreadable options leave the defaults.
 function parseOptions(optionsJson) {
   const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined,
-    nodePreload: undefined };
+    nodePreload: undefined, webPreload: undefined };
   try {
     const parsed = JSONParse(optionsJson);
     if (parsed === null || typeof parsed !== 'object') return options;
@@ -58,6 +58,8 @@ function parseOptions(optionsJson) {
     if (iterators !== undefined && iterators.value === true) wrapIteratorNext();
     const modules = describe(parsed, 'modules');
     if (modules !== undefined) provideModules(modules.value);
+    const webPreload = describe(parsed, 'webPreload');
+    if (webPreload !== undefined) options.webPreload = webPreload.value;
     const dataFolder = describe(parsed, 'dataFolder');
     runState.dataFolder = dataFolder !== undefined && dataFolder.value === true;
     const memory = describe(parsed, 'memory');
@@ -149,7 +151,8 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
   }
   defineGlobalValue('input', input);
   defineFiles(filesPayload); // files.js: the global `files`, only when the call named files
-  preloadNodeModules(options.nodePreload); // node.js: the modules the code names, before it runs
+  preloadWebModules(options.webPreload); // web.js and node.js: the modules the code names, before it runs
+  preloadNodeModules(options.nodePreload);
 
   // Code that mentions `await` runs as an async function body whenever it parses as one: as a
   // script, `await (x)` would parse as a call of a function named await and fail at run time.

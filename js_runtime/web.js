@@ -74,6 +74,22 @@ function compileModule(module) {
   return exports;
 }
 
+// Compiles the modules the code names before any of it runs, so that each captures the built-ins it
+// uses as the engine made them. A module that fails here is compiled again, and fails with its error,
+// when the code first touches it.
+function preloadWebModules(ids) {
+  if (!ArrayIsArray(ids)) return;
+  for (let i = 0; i < WEB_MODULES.length; i++) {
+    const module = WEB_MODULES[i];
+    if (module.source === undefined || !ArrayPrototypeIncludes(ids, module.id)) continue;
+    try {
+      compileModule(module);
+    } catch {
+      // reported when the code uses it
+    }
+  }
+}
+
 function webGlobal(name) {
   const module = moduleOf(name);
   return module === undefined ? undefined : compileModule(module)[name];

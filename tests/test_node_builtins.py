@@ -125,14 +125,18 @@ async def test_built_ins_the_code_replaces_before_it_first_uses_a_module_change_
     """
     clean, _ = await ok(client, use)
     hostile, _ = await ok(client, tamper + use)
-    assert hostile == clean == [
-        "b/c.txt",
-        ".gz",
-        "a9993e364706816aba3e25717850c26c9cd0d89d",
-        "aMOpbGxv",
-        "n=42",
-        "2",
-    ]
+    assert (
+        hostile
+        == clean
+        == [
+            "b/c.txt",
+            ".gz",
+            "a9993e364706816aba3e25717850c26c9cd0d89d",
+            "aMOpbGxv",
+            "n=42",
+            "2",
+        ]
+    )
 
 
 async def test_the_data_folder_reads_as_node_reads_files(folder_client: Client) -> None:

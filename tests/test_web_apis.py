@@ -74,18 +74,33 @@ async def test_random_values_are_fresh_in_every_call(client: Client) -> None:
     assert len(seen_uuids) == 6 and len(seen_bytes) == 6
 
 
-async def test_web_globals_are_compiled_only_when_first_touched(client: Client) -> None:
+async def test_web_globals_the_code_names_are_compiled_before_it_runs_and_others_when_first_touched(
+    client: Client,
+) -> None:
     code = """
-    const before = Object.getOwnPropertyDescriptor(globalThis, 'URL');
+    const named = Object.getOwnPropertyDescriptor(globalThis, 'URL');
+    const name = ['Text', 'Encoder'].join('');
+    const before = Object.getOwnPropertyDescriptor(globalThis, name);
     const lazy = typeof before.get === 'function' && !('value' in before);
-    new URL('https://a.example/');
-    const after = Object.getOwnPropertyDescriptor(globalThis, 'URL');
-    const other = Object.getOwnPropertyDescriptor(globalThis, 'TextEncoder');
-    [lazy, typeof after.value, after.enumerable, other.get !== undefined]
+    new globalThis[name]().encode('a');
+    const after = Object.getOwnPropertyDescriptor(globalThis, name);
+    [typeof named.value, named.enumerable, lazy, typeof after.value, after.enumerable]
     """
     text, structured, is_error = await run_js(client, code)
     assert is_error is False, text
-    assert structured["result"] == [True, "function", False, True]
+    assert structured["result"] == ["function", False, True, "function", False]
+
+
+async def test_a_web_api_the_code_names_is_unchanged_by_built_ins_it_replaces_first(client: Client) -> None:
+    use = "[new URL('https://a.example/x?q=1').searchParams.get('q'), new TextEncoder().encode('hé').length, btoa('hi')]"
+    tamper = (
+        "String.prototype.slice = () => 's'; Function.prototype.call = () => 'c'; Array.prototype.push = () => 0;"
+        " String.prototype.charCodeAt = () => 0;"
+    )
+    _text, clean, _ = await run_js(client, use)
+    text, hostile, is_error = await run_js(client, tamper + use)
+    assert is_error is False, text
+    assert hostile["result"] == clean["result"] == ["1", 3, "aGk="]
 
 
 async def test_a_web_global_the_code_assigns_keeps_the_code_value(client: Client) -> None:

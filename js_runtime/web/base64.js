@@ -7,13 +7,15 @@
   const TypeErrorCtor = TypeError;
   const fromCharCode = String.fromCharCode;
   const apply = Reflect.apply;
+  // String.prototype.charCodeAt as the engine made it, whatever the code does to it later.
+  const charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt);
   const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   // CODES: the character code of each sextet; SEXTET: the sextet of each ASCII code, or
   // -1: not base64, -2: ASCII whitespace, 64: '='.
   const CODES = new Uint8Array(64);
   const SEXTET = new Int8Array(128);
   for (let i = 0; i < 128; i++) SEXTET[i] = -1;
-  for (let i = 0; i < 64; i++) SEXTET[CODES[i] = ALPHABET.charCodeAt(i)] = i;
+  for (let i = 0; i < 64; i++) SEXTET[CODES[i] = charCodeAt(ALPHABET, i)] = i;
   SEXTET[9] = SEXTET[10] = SEXTET[12] = SEXTET[13] = SEXTET[32] = -2;
   SEXTET[61] = 64;
 
@@ -51,14 +53,14 @@
     let end = input.length;
     let equals = 0;
     while (equals < 2) {
-      while (end > 0 && SEXTET[input.charCodeAt(end - 1)] === -2) end--;
-      if (end === 0 || input.charCodeAt(end - 1) !== 61) break;
+      while (end > 0 && SEXTET[charCodeAt(input, end - 1)] === -2) end--;
+      if (end === 0 || charCodeAt(input, end - 1) !== 61) break;
       end--;
       equals++;
     }
     let count = 0;
     for (let i = 0; i < end; i++) {
-      const code = input.charCodeAt(i);
+      const code = charCodeAt(input, i);
       const sextet = code < 128 ? SEXTET[code] : -1;
       if (sextet === -1 || sextet === 64) throw invalid('Invalid character');
       if (sextet !== -2) count++;
@@ -71,7 +73,7 @@
     let bits = 0;
     let out = 0;
     for (let i = 0; i < end; i++) {
-      const sextet = SEXTET[input.charCodeAt(i)];
+      const sextet = SEXTET[charCodeAt(input, i)];
       if (sextet < 0) continue;
       buffer = ((buffer << 6) | sextet) & 0xffffff;
       bits += 6;
@@ -87,13 +89,13 @@
     if (arguments.length === 0) throw missingInput();
     input = `${input}`;
     const length = input.length;
-    for (let i = 0; i < length; i++) if (input.charCodeAt(i) > 0xff) throw invalid('Invalid character');
+    for (let i = 0; i < length; i++) if (charCodeAt(input, i) > 0xff) throw invalid('Invalid character');
     const codes = new Uint8Array(((length + 2) / 3 | 0) * 4);
     let out = 0;
     for (let i = 0; i < length; i += 3) {
-      const a = input.charCodeAt(i);
-      const b = i + 1 < length ? input.charCodeAt(i + 1) : 0;
-      const c = i + 2 < length ? input.charCodeAt(i + 2) : 0;
+      const a = charCodeAt(input, i);
+      const b = i + 1 < length ? charCodeAt(input, i + 1) : 0;
+      const c = i + 2 < length ? charCodeAt(input, i + 2) : 0;
       codes[out++] = CODES[a >> 2];
       codes[out++] = CODES[((a & 3) << 4) | (b >> 4)];
       codes[out++] = i + 1 < length ? CODES[((b & 15) << 2) | (c >> 6)] : 61;

@@ -6,6 +6,8 @@
   const defineProperty = Object.defineProperty;
   const getPrototypeOf = Object.getPrototypeOf;
   const apply = Reflect.apply;
+  // String.prototype.charCodeAt as the engine made it, whatever the code does to it later.
+  const charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt);
   const fromCharCode = String.fromCharCode;
   const isView = ArrayBuffer.isView;
   const Uint8ArrayCtor = Uint8Array;
@@ -74,10 +76,10 @@
     let read = 0;
     let written = 0;
     while (read < length) {
-      let code = text.charCodeAt(read);
+      let code = charCodeAt(text, read);
       let units = 1;
       if (code >= 0xd800 && code < 0xe000) {
-        const next = read + 1 < length ? text.charCodeAt(read + 1) : 0;
+        const next = read + 1 < length ? charCodeAt(text, read + 1) : 0;
         if (code < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
           code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
           units = 2;
@@ -112,11 +114,11 @@
     const length = text.length;
     let size = length;
     for (let i = 0; i < length; i++) {
-      const code = text.charCodeAt(i);
+      const code = charCodeAt(text, i);
       if (code < 0x80) continue;
       if (code < 0x800) size += 1;
       else if (code >= 0xd800 && code < 0xdc00 && i + 1 < length &&
-        (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) size += 2, i++;
+        (charCodeAt(text, i + 1) & 0xfc00) === 0xdc00) size += 2, i++;
       else size += 2;
     }
     return size;
@@ -326,7 +328,7 @@
       if (name === 'windows-1252') {
         for (let i = 0; i < end; i++) {
           const byte = bytes[i];
-          out.push(byte >= 0x80 && byte < 0xa0 ? CP1252.charCodeAt(byte - 0x80) : byte);
+          out.push(byte >= 0x80 && byte < 0xa0 ? charCodeAt(CP1252, byte - 0x80) : byte);
         }
       } else {
         end = (name === 'utf-8' ? decodeUtf8 : decodeUtf16)(state, bytes, stream, out);
@@ -337,7 +339,7 @@
       let text = out.done();
       if (!state.bomSeen && text.length !== 0) {
         state.bomSeen = true;
-        if (!state.ignoreBOM && name !== 'windows-1252' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (!state.ignoreBOM && name !== 'windows-1252' && charCodeAt(text, 0) === 0xfeff) text = text.slice(1);
       }
       if (!stream) {
         state.bomSeen = false;

@@ -30,6 +30,7 @@ from sandbox_server.sandbox.worker.options import (
     node_sources,
     run_options,
     tracks_iterators,
+    web_preload,
     web_sources,
     web_sources_for_node,
 )
@@ -108,13 +109,15 @@ async def execute(
     code = analysis.code
     timeout_ms: int = request["timeoutMs"]
     node = node_sources(code)
+    preload = node_preload(code) if node is not None else []
     options = run_options(
         limits,
         seed=True,
         completion=completion_hint(code, analysis.last_statement),
         modules=web_sources(code, web_sources_for_node(node or {})),
+        web_preload=web_preload(code, web_sources_for_node(preload)),
         node_modules=node,
-        node_preload=node_preload(code) if node is not None else None,
+        node_preload=preload,
         data_folder=request.get("dataFolder") is True,
         memory=isolate.heap() if node is not None and "memoryUsage" in code else None,
         track_iterators=tracks_iterators(code),

@@ -13,7 +13,15 @@ import js_runtime
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.source import Statement
 
-__all__ = ["completion_hint", "node_preload", "node_sources", "run_options", "tracks_iterators", "web_sources"]
+__all__ = [
+    "completion_hint",
+    "node_preload",
+    "node_sources",
+    "run_options",
+    "tracks_iterators",
+    "web_preload",
+    "web_sources",
+]
 
 
 def run_options(
@@ -22,6 +30,7 @@ def run_options(
     seed: bool = False,
     completion: list[Any] | None = None,
     modules: dict[str, str] | None = None,
+    web_preload: list[str] | None = None,
     node_modules: dict[str, str] | None = None,
     node_preload: list[str] | None = None,
     memory: dict[str, int] | None = None,
@@ -35,6 +44,7 @@ def run_options(
         seed: Add 32 bytes of fresh operating-system entropy for the web crypto API.
         completion: The last statement as ``[start, end, kind]`` in UTF-16 units, for a REPL-like result.
         modules: Sources of the web modules the code may use, by id.
+        web_preload: Web modules to compile before the code runs (see :func:`web_preload`).
         node_modules: Sources of the Node modules the code may use, by id; given (even empty), the run also has
             ``require``, ``module`` and ``exports``.
         node_preload: Node modules to load before the code runs (see :func:`node_preload`).
@@ -49,6 +59,8 @@ def run_options(
         options["completion"] = completion
     if modules:
         options["modules"] = modules
+        if web_preload:
+            options["webPreload"] = web_preload
     if node_modules is not None:
         options["nodeModules"] = node_modules
         if node_preload:
@@ -69,6 +81,16 @@ _WEB_NAME = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _WEB_NAMES), ke
 _INDIRECT_GLOBAL = re.compile(r"\b(?:globalThis|self|window|eval|Function|Reflect|this)\b|getOwnProperty")
 _WEB_SUPPORT = "domexception"
 """The module others load their errors from."""
+
+
+def web_preload(code: str, also: Collection[str] = ()) -> list[str]:
+    """The web modules ``code`` names, with those in ``also`` (what its preloaded Node modules use), sorted: the run
+    compiles them before the code runs, so that they capture the engine's built-ins before the code can change
+    them. Empty when the code names none."""
+    used = {_WEB_NAMES[name] for name in _WEB_NAME.findall(code)} | set(also)
+    if used:
+        used.add(_WEB_SUPPORT)
+    return sorted(module for module in used if module in _WEB_MODULES)
 
 
 def web_sources(code: str, also: Collection[str] = ()) -> dict[str, str]:
@@ -132,8 +154,8 @@ def node_preload(code: str) -> list[str]:
     return sorted(wanted)
 
 
-def web_sources_for_node(node_modules: dict[str, str]) -> set[str]:
-    """The web modules the given Node modules use."""
+def web_sources_for_node(node_modules: Collection[str]) -> set[str]:
+    """The web modules the given Node modules (ids) use."""
     return set().union(*(_NODE_WEB_NEEDS[module_id] for module_id in node_modules)) if node_modules else set()
 
 
