@@ -293,6 +293,9 @@ function installNodeModules() {
   const module = { exports: {} };
   defineGlobalValue('module', module);
   defineGlobalValue('exports', module.exports);
+  // The code runs as the script /main.js (process.argv[1]) in the working directory `/`.
+  defineGlobalValue('__filename', '/main.js');
+  defineGlobalValue('__dirname', '/');
   for (let i = 0; i < NODE_MODULES.length; i++) {
     const module = NODE_MODULES[i];
     module.getters = ObjectCreate(null);

@@ -36,6 +36,7 @@ async def client() -> AsyncIterator[Client]:
         pytest.param("Buffer.from('hello').toString('base64')", "aGVsbG8=", id="buffer"),
         pytest.param("export const x = 1;\nx + 1", 2, id="export"),
         pytest.param("export default function double(n) { return n * 2; }\ndouble(4)", 8, id="export-default"),
+        pytest.param("const path = require('path');\npath.join(__dirname, 'data.csv')", "/data.csv", id="dirname"),
     ],
 )  # fmt: skip
 async def test_node_habits_run_as_node_runs_them(client: Client, code: str, expected: object) -> None:
@@ -53,7 +54,6 @@ async def test_node_habits_run_as_node_runs_them(client: Client, code: str, expe
         pytest.param("const m = await import('lodash'); m", "Error", "inline", id="package"),
         pytest.param("import { sum } from 'lodash';\nsum([1])", "Error", "inline", id="named-import"),
         pytest.param("process.env.API_KEY", "Error", "input", id="process-env"),
-        pytest.param("const p = __dirname + '/data.csv'; p", "ReferenceError", "input", id="dirname"),
         pytest.param("const r = await fetch('https://example.com'); await r.text()", "ReferenceError", "input",
                      id="fetch"),
         pytest.param("const x = new XMLHttpRequest(); x", "ReferenceError", "input", id="xhr"),
@@ -78,12 +78,23 @@ async def test_an_ordinary_reference_error_gets_no_hint(client: Client) -> None:
     assert "hint" not in structured["error"]
 
 
-def test_with_a_data_folder_the_file_system_hint_points_to_files() -> None:
+@pytest.mark.parametrize(
+    ("message", "with_folder", "without_folder"),
+    [
+        ("fetch is not defined", "`files`", "`input`"),
+        ("files is not defined", '"files": ["sales.csv"]', "no data folder"),
+        ("XMLHttpRequest is not defined", "readFileSync", "`input`"),
+    ],
+)
+def test_every_hint_about_data_names_the_folder_when_there_is_one(
+    message: str, with_folder: str, without_folder: str
+) -> None:
     from sandbox_server.tools.hints import hint_for
 
-    error = {"name": "ReferenceError", "message": "__dirname is not defined"}
-    assert "`files`" in (hint_for(error, "__dirname", data_folder=True) or "")
-    assert "`files`" not in (hint_for(error, "__dirname") or "")
+    error = {"name": "ReferenceError", "message": message}
+    assert with_folder in (hint_for(error, "", data_folder=True) or "")
+    assert without_folder in (hint_for(error, "") or "")
+    assert "`files`" not in (hint_for(error, "") or "").replace("no global `files`", "")
 
 
 async def test_a_type_argument_read_as_a_comparison_gets_a_hint_that_names_the_type(client: Client) -> None:

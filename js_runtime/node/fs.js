@@ -62,15 +62,14 @@
         'Received ' + (text === null ? 'null' : typeof text));
     }
     if (!fsHost.folder) throw noFolder(syscall, text);
-    if (text.startsWith('/')) {
-      throw fsError('ENOENT', syscall, text, 'paths are relative to the data folder, such as \'sales.csv\' or ' +
-        '\'reports/2025.csv\'');
-    }
-    const normal = path.posix.normalize(text);
+    // The working directory is `/` (process.cwd(), __dirname) and the data folder is what it holds, so
+    // '/sales.csv', path.join(__dirname, 'sales.csv') and 'sales.csv' are one file.
+    let normal = path.posix.normalize(text);
     if (normal === '..' || normal.startsWith('../')) {
       throw fsError('EACCES', syscall, text, 'it is not inside the data folder');
     }
-    return normal === '.' ? '' : normal.replace(/\/$/, '');
+    while (normal.startsWith('/')) normal = normal.slice(1);
+    return normal === '.' || normal === '' ? '' : normal.replace(/\/$/, '');
   }
 
   function encodingOf(options) {

@@ -34,6 +34,8 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
         "memory requests in progress may hold together, estimated from their size; more are refused",
     ),
     ("--max-queue-wait-s", "max_queue_wait_s", float, "seconds a call may wait for a free worker"),
+    ("--max-tool-calls", "max_tool_calls", int, "calls one execution may make to the host (tools, file reads)"),
+    ("--max-calls-in-flight", "max_calls_in_flight", int, "such calls in progress at once per execution"),
 ]
 
 

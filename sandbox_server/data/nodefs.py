@@ -39,16 +39,14 @@ def uses_fs(code: str) -> bool:
 
 
 def folder_name(given: str) -> str | None:
-    """The data-folder name a path as code writes it stands for (``./a//b.csv`` is ``a/b.csv``), or None for a
-    path that cannot be one (absolute, or leaving the folder)."""
-    if given.startswith("/"):
-        return None
+    """The data-folder name a path as code writes it stands for (``./a//b.csv`` and ``/a/b.csv`` are ``a/b.csv``:
+    the working directory is ``/``), or None for a path that leaves the folder."""
     normal = posixpath.normpath(given)
-    if normal == ".":
-        return ""
     if normal == ".." or normal.startswith("../"):
         return None
-    return normal
+    # The working directory is `/` and the data folder is what it holds: '/a.csv' is 'a.csv'.
+    normal = normal.lstrip("/")
+    return "" if normal in (".", "") else normal
 
 
 def preload_names(code: str) -> list[str]:

@@ -1,9 +1,8 @@
 """What to do instead, for code written for a browser, another runtime or a file system that this sandbox is not.
 
 Node's pure built-ins run here (``require``, ``import``, ``Buffer``, ``process``, ``fs`` over the data folder), so
-most Node habits simply work; what remains are names that exist elsewhere and not here (the DOM, ``fetch``,
-``__dirname``), a module used without loading it, and the global ``files`` used without the argument that fills
-it. V8's own message ("fetch is not defined") says what failed, not what to use; the hint says that. Hints are
+most Node habits simply work; what remains are names that exist elsewhere and not here (the DOM, ``fetch``), a
+module used without loading it, and the global ``files`` used without the argument that fills it. V8's own message ("fetch is not defined") says what failed, not what to use; the hint says that. Hints are
 chosen from the error's name and message, never by running anything, and every hint about data names the data
 folder's ways in (``files``, Node's ``fs``) when the server has one.
 """
@@ -24,12 +23,6 @@ _NO_NETWORK_FOLDER = (
 _NOT_A_BROWSER = (
     "This sandbox is not a browser: there is no DOM or storage; compute with plain JavaScript and print with "
     "console.log."
-)
-_NO_FILES = "This sandbox has no file system: pass the data in the `input` argument and read it from `input`."
-_FOLDER_PATHS = (
-    "There is no script file or working directory: paths are relative to the data folder, so read 'sales.csv' "
-    "with `require('fs').readFileSync('sales.csv', 'utf8')`, or name it in the `files` argument and read "
-    "`files['sales.csv']`."
 )
 _FILES_WITHOUT_ARGUMENT = (
     "The global `files` exists only when the call names files: pass them in the `files` argument (for example "
@@ -63,7 +56,6 @@ _FOLDER_NAMES: dict[str, str] = {
     "fetch": _NO_NETWORK_FOLDER,
     "XMLHttpRequest": _NO_NETWORK_FOLDER,
 }
-_PATH_NAMES = frozenset({"__dirname", "__filename"})
 # Node's modules that models use as if they were globals, with the line that loads each.
 _MODULE_NAMES = {
     "fs": "const fs = require('fs')",
@@ -108,8 +100,6 @@ def hint_for(error: dict[str, Any], code: str, *, data_folder: bool = False) -> 
         return _TYPE_AS_VALUE.format(name=missing)
     if missing == "files":
         return _FILES_WITHOUT_ARGUMENT if data_folder else _FILES_NO_FOLDER
-    if missing in _PATH_NAMES:
-        return _FOLDER_PATHS if data_folder else _NO_FILES
     if missing in _MODULE_NAMES:
         return f"`{missing}` is a Node module, not a global: load it first with `{_MODULE_NAMES[missing]}`."
     if data_folder and missing in _FOLDER_NAMES:

@@ -50,6 +50,8 @@ RUNTIME_GLOBALS = {
     *NODE_FUNCTIONS,
     "module",
     "exports",
+    "__dirname",
+    "__filename",
     "console",
     "input",
 }

@@ -218,3 +218,41 @@ async def test_the_worker_passes_on_only_well_formed_requests_within_the_limits(
     bridge._received('{"id": 8, "kind": "fs.readFile", "payload": {"path": "d"}}')
     await anyio.sleep(0)
     assert len(sent) == 2
+
+
+async def test_no_module_hands_out_the_object_that_reaches_the_host(bridged: Sandbox) -> None:
+    # The modules get the runtime's host object (its `call` is the bridge); with every module loaded, a walk of
+    # everything reachable from the global object finds neither that object nor the bridge's own functions.
+    code = """
+    const ids = ['assert', 'buffer', 'crypto', 'events', 'fs', 'fs/promises', 'path', 'process', 'querystring',
+      'string_decoder', 'timers', 'url', 'util'];
+    for (const id of ids) require(id);
+    const seen = new Set();
+    const queue = [globalThis, ...ids.map((id) => require(id))];
+    const found = [];
+    for (let i = 0; i < queue.length; i++) {
+      const value = queue[i];
+      if (seen.has(value)) continue;
+      seen.add(value);
+      const keys = Reflect.ownKeys(value).map(String);
+      if (['call', 'seed', 'exit', 'write'].every((k) => keys.includes(k))) found.push(keys.join());
+      const native = typeof value === 'function' && /\\{\\s*\\[native code\\]\\s*\\}$/.test(Function.prototype.toString.call(value));
+      if (typeof value === 'function' && /^(hostCall|settleHostCall|notify|nodeHost)$/.test(value.name) && !native) {
+        found.push(value.name);
+      }
+      for (const key of Reflect.ownKeys(value)) {
+        const { value: held, get, set } = Reflect.getOwnPropertyDescriptor(value, key);
+        for (const item of [held, get, set]) {
+          if (item !== null && (typeof item === 'object' || typeof item === 'function')) queue.push(item);
+        }
+      }
+      const prototype = Reflect.getPrototypeOf(value);
+      if (prototype !== null) queue.push(prototype);
+    }
+    [seen.size, found]
+    """
+    call = await bridged.run(code)
+    assert call.structured["ok"], call.text
+    reached, found = call.structured["result"]
+    assert reached > 1500  # the walk did cover the modules (the global object alone reaches about 1,000)
+    assert found == []

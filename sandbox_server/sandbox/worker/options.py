@@ -113,8 +113,8 @@ _NODE_GLOBALS = {name: module.id for module in _NODE_MODULES.values() for name i
 _NODE_SPECIFIER = re.compile(
     r"""(?:\b(?:require|__import|import)\s*\(|\bfrom|\bimport)\s*(['"`])(?:node:)?([A-Za-z_][\w./-]*)\1"""
 )
-# Words that make a run offer require (and module, exports), whatever they name.
-_NODE_WORDS = re.compile(r"\b(?:require|module|exports|import|export|__import)\b")
+# Words that make a run offer require (and module, exports, __dirname, __filename), whatever they name.
+_NODE_WORDS = re.compile(r"\b(?:require|module|exports|import|export|__import|__dirname|__filename)\b")
 # A require or import whose argument is not a string literal may name any module.
 _DYNAMIC_SPECIFIER = re.compile(r"""\b(?:require|import|__import)\s*\(\s*(?!['"`])""")
 
