@@ -24,7 +24,8 @@ function exitRun(code) {
   if (runState.finished) throw nodeState.exitSentinel;
   nodeState.exitCode = code === undefined ? 0 : code;
   if (+nodeState.exitCode === 0) {
-    runState.hasResult = false;
+    // The script ended before its last line: its result is undefined, as a script's without one.
+    runState.hasResult = true;
     runState.result = undefined;
   }
   runState.pending = true;
@@ -83,7 +84,6 @@ const NODE_REFUSED = {
   http: 'serves and fetches over the network',
   https: 'serves and fetches over the network',
   http2: 'serves and fetches over the network',
-  os: 'describes the host machine',
   v8: 'controls the engine',
   vm: 'creates contexts the sandbox does not offer',
   inspector: 'debugs the process',
@@ -130,6 +130,7 @@ function nodeHost() {
       write: (stream, text) => writeRaw(stream === 'stderr' ? output.stderr : output.stdout, '' + text),
       exit: (code) => exitRun(code),
       memoryUsage: () => memorySnapshot(),
+      warn: (name, message, code, detail) => nodeWarning(name, message, code, detail),
       call: (kind, payload) => hostCall(kind, payload),
       // The engine's own Promise.prototype.then, whatever the code has done to it since.
       then: (promise, onFulfilled, onRejected) => ReflectApply(PromisePrototypeThen, promise,
@@ -143,6 +144,22 @@ function nodeHost() {
     };
   }
   return nodeState.host;
+}
+
+// A process warning as Node prints it: on stderr after the code's synchronous part (Node writes it on
+// the next tick; a timer here, since the run waits for timers), the first one of the run followed by
+// the line about tracing it. Written by the runtime, whatever the code did to console.
+const nodeWarnings = { __proto__: null, hinted: false };
+function nodeWarning(name, message, code, detail) {
+  let text = '(node:1) ' + (code ? '[' + code + '] ' : '') + name + ': ' + message + (detail ? '\n' + detail : '');
+  addTimer(() => {
+    if (!nodeWarnings.hinted) {
+      nodeWarnings.hinted = true;
+      text += '\n(Use `node --trace-' + (name === 'DeprecationWarning' ? 'deprecation' : 'warnings') +
+        ' ...` to show where the warning was created)';
+    }
+    writeRaw(output.stderr, text + '\n');
+  }, 0, [], false);
 }
 
 // A global the modules may use: a web API (compiled on first use), or the code's own global.
@@ -209,6 +226,17 @@ function nodeError(Ctor, code, message) {
   return error;
 }
 
+// The modules the code may require, for messages: 'assert, buffer, ...'.
+function availableModules() {
+  let text = '';
+  for (let i = 0; i < NODE_MODULES.length; i++) {
+    const id = NODE_MODULES[i].id;
+    if (StringPrototypeStartsWith(id, 'internal/')) continue;
+    text += (text === '' ? '' : ', ') + id;
+  }
+  return text;
+}
+
 // The require of the modules themselves: their shared internal modules too.
 function moduleRequire(specifier) {
   const module = typeof specifier === 'string' && StringPrototypeStartsWith(specifier, 'internal/')
@@ -236,8 +264,9 @@ function nodeRequire(specifier) {
   const refusal = NODE_REFUSED[base];
   if (refusal !== undefined) {
     throw nodeError(ErrorCtor, 'ERR_SANDBOX_REFUSED_MODULE', "The Node module '" + specifier + "' " + refusal +
-      ', which this sandbox does not allow: compute with the modules it has (buffer, crypto, util, path, url, ' +
-      'events, assert, querystring, string_decoder, timers) and pass data in `input`');
+      ', which this sandbox does not allow: compute with the modules it has (' + availableModules() + ') and ' +
+      (runState.dataFolder ? 'read data from the data folder (`files`, or fs) or from `input`'
+        : 'pass data in `input`'));
   }
   if (prefixed) {
     throw nodeError(ErrorCtor, 'ERR_UNKNOWN_BUILTIN_MODULE', 'No such built-in module: ' + specifier);

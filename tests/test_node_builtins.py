@@ -101,7 +101,7 @@ async def test_process_writes_into_the_captured_streams_and_exit_keeps_the_outpu
 
 
 async def test_process_env_is_an_error_that_says_where_values_come_from(client: Client) -> None:
-    text, structured, is_error = await run_js(client, "const key = process.env.API_KEY ?? 'none'; key")
+    _text, structured, is_error = await run_js(client, "const key = process.env.API_KEY ?? 'none'; key")
     assert is_error is True
     assert "input" in structured["error"]["message"]
 
@@ -154,7 +154,7 @@ async def test_the_data_folder_reads_as_node_reads_files(folder_client: Client) 
 
 
 async def test_without_the_files_argument_files_gets_a_hint_naming_it(folder_client: Client) -> None:
-    text, structured, is_error = await run_js(folder_client, "files['sales.csv'].rows.length")
+    _text, structured, is_error = await run_js(folder_client, "files['sales.csv'].rows.length")
     assert is_error is True
     assert '"files": ["sales.csv"]' in structured["error"]["hint"]
     assert "readFileSync" in structured["error"]["hint"]
@@ -168,7 +168,7 @@ async def test_a_dot_slash_name_in_files_is_refused_saying_to_drop_it(folder_cli
 
 
 async def test_fetch_of_a_folder_file_points_to_files_and_fs(folder_client: Client) -> None:
-    text, structured, is_error = await run_js(folder_client, "const r = await fetch('sales.csv'); await r.text()")
+    _text, structured, is_error = await run_js(folder_client, "const r = await fetch('sales.csv'); await r.text()")
     assert is_error is True
     hint = structured["error"]["hint"]
     assert "`files`" in hint and "readFileSync" in hint
@@ -178,3 +178,26 @@ def test_the_node_modules_are_files_of_the_runtime() -> None:
     modules = sorted(path.stem for path in (Path(__file__).parents[1] / "js_runtime" / "node").glob("*.js"))
     for expected in ("assert", "buffer", "crypto", "events", "fs", "path", "process", "querystring", "url", "util"):
         assert expected in modules
+
+
+async def test_process_warnings_print_as_node_prints_them(client: Client) -> None:
+    code = (
+        "process.emitWarning('careful'); process.emitWarning('old', 'DeprecationWarning', 'DEP0999');"
+        " process.emitWarning(new Error('boom')); process.emitWarning('d', { type: 'CustomWarning', code: 'C1',"
+        " detail: 'more' }); console.error('sync')"
+    )
+    _text, structured, _ = await run_js(client, code)
+    # Node 20's stderr for the same code, with its process id as 1.
+    assert structured["stderr"] == (
+        "sync\n(node:1) Warning: careful\n(Use `node --trace-warnings ...` to show where the warning was created)\n"
+        "(node:1) [DEP0999] DeprecationWarning: old\n(node:1) Error: boom\n(node:1) [C1] CustomWarning: d\nmore\n"
+    )
+
+
+async def test_os_gives_its_constants_and_refuses_what_describes_the_host(client: Client) -> None:
+    result, _ = await ok(client, "const os = require('os'); [os.EOL, os.constants.signals.SIGTERM, os.platform()]")
+    assert result == ["\n", 15, "linux"]
+    for call in ("cpus()", "hostname()", "totalmem()", "userInfo()", "networkInterfaces()", "homedir()"):
+        text, structured, is_error = await run_js(client, f"require('os').{call}")
+        assert is_error is True, call
+        assert "describes the host machine" in structured["error"]["message"], text

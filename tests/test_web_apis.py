@@ -92,7 +92,9 @@ async def test_web_globals_the_code_names_are_compiled_before_it_runs_and_others
 
 
 async def test_a_web_api_the_code_names_is_unchanged_by_built_ins_it_replaces_first(client: Client) -> None:
-    use = "[new URL('https://a.example/x?q=1').searchParams.get('q'), new TextEncoder().encode('hé').length, btoa('hi')]"
+    use = (
+        "[new URL('https://a.example/x?q=1').searchParams.get('q'), new TextEncoder().encode('hé').length, btoa('hi')]"
+    )
     tamper = (
         "String.prototype.slice = () => 's'; Function.prototype.call = () => 'c'; Array.prototype.push = () => 0;"
         " String.prototype.charCodeAt = () => 0;"

@@ -678,14 +678,8 @@
     throw error;
   };
 
-  let hinted = false;
   function warn(message, code) {
-    host.global('setTimeout')(() => {
-      let text = '(node:1) [' + code + '] DeprecationWarning: ' + message;
-      if (!hinted) text += '\n(Use `node --trace-deprecation ...` to show where the warning was created)';
-      hinted = true;
-      host.global('console').error(text);
-    }, 0);
+    host.warn('DeprecationWarning', message, code);
   }
 
   assert.AssertionError = AssertionError;

@@ -646,16 +646,9 @@
   defineProperty(proto, 'constructor', { value: Buffer, writable: true, enumerable: false, configurable: true });
   setPrototypeOf(Buffer, Uint8ArrayCtor);
 
-  // What Node prints for a process warning, after the code's synchronous part (Node writes it
-  // on the next tick; a timer, because the run waits for timers), with a hint after the first.
-  let hinted = false;
+  // A process warning, printed as Node prints it (by the runtime, after the code's synchronous part).
   function emitWarning(type, message, code) {
-    host.global('setTimeout')(() => {
-      let text = '(node:1) ' + (code ? '[' + code + '] ' : '') + type + ': ' + message;
-      if (!hinted) text += '\n(Use `node --trace-deprecation ...` to show where the warning was created)';
-      hinted = true;
-      host.global('console').error(text);
-    }, 0);
+    host.warn(type, message, code);
   }
 
   const statics = {

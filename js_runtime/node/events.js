@@ -94,23 +94,9 @@
     }
   }
 
-  // What Node prints for process warnings, on stderr after the code's synchronous part (Node
-  // emits them on the next tick), with the hint line after the first one. A timer rather
-  // than a microtask: the run waits for timers, not for the modules' microtasks.
-  let hinted = false;
+  // A process warning, printed as Node prints it (by the runtime, after the code's synchronous part).
   function emitWarning(warning) {
-    host.global('setTimeout')(() => {
-      const process = host.global('process');
-      if (process !== null && typeof process === 'object' && typeof process.emitWarning === 'function') {
-        process.emitWarning(warning);
-        return;
-      }
-      let text = '(node:' + (process && typeof process.pid === 'number' ? process.pid : 1) + ') ' +
-        warning.name + ': ' + warning.message;
-      if (!hinted) text += '\n(Use `node --trace-warnings ...` to show where the warning was created)';
-      hinted = true;
-      host.global('console').error(text);
-    }, 0);
+    host.warn(warning.name, warning.message);
   }
 
   function EventEmitter(options) {

@@ -151,12 +151,23 @@
     const micros = MathFloor(host.now() * 1000);
     return { user: micros, system: 0 };
   };
-  process.emitWarning = function emitWarning(warning, type) {
-    const name = typeof type === 'string' ? type : (warning && typeof warning.name === 'string' ? warning.name
-      : 'Warning');
-    const message = typeof warning === 'string' ? warning : (warning && warning.message) || '';
-    host.write('stderr', '(node:1) ' + name + ': ' + message + '\n');
+  process.emitWarning = function emitWarning(warning, type, code) {
+    let options = type;
+    if (options === null || typeof options !== 'object') options = { type, code };
+    const isError = warning instanceof Error;
+    if (!isError && typeof warning !== 'string') {
+      const error = new TypeError('The "warning" argument must be of type string or an instance of Error. ' +
+        'Received ' + host.inspect(warning));
+      error.code = 'ERR_INVALID_ARG_TYPE';
+      throw error;
+    }
+    const name = isError ? warning.name : (typeof options.type === 'string' ? options.type : 'Warning');
+    const message = isError ? warning.message : warning;
+    const warningCode = isError ? warning.code : options.code;
+    host.warn(name, message, typeof warningCode === 'string' ? warningCode : undefined,
+      typeof options.detail === 'string' ? options.detail : undefined);
   };
+
   process.umask = () => 18;
   process.getuid = () => 1000;
   process.getgid = () => 1000;

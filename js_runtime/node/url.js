@@ -78,17 +78,11 @@
   }
 
   let warnedPort = false;
-  let hinted = false;
   function warnInvalid(input) {
     if (warnedPort) return;
     warnedPort = true;
-    host.global('setTimeout')(() => {
-      let text = '(node:1) [DEP0170] DeprecationWarning: The URL ' + input + ' is invalid. Future versions of ' +
-        'Node.js will throw an error.';
-      if (!hinted) text += '\n(Use `node --trace-deprecation ...` to show where the warning was created)';
-      hinted = true;
-      host.global('console').error(text);
-    }, 0);
+    host.warn('DeprecationWarning', 'The URL ' + input + ' is invalid. Future versions of Node.js will throw an error.',
+      'DEP0170');
   }
 
   // ---- Punycode (RFC 3492), for host names outside ASCII.

@@ -414,17 +414,10 @@
     setPrototypeOf(ctor.prototype, superCtor.prototype);
   }
 
-  // Warnings as Node prints them on stderr, after the code's synchronous part (a timer: the
-  // run waits for timers), with the hint line after the first one.
-  let hinted = false;
+  // Deprecation warnings, printed as Node prints them (by the runtime, after the code's synchronous part).
   const codesWarned = create(null);
   function emitWarning(message, code) {
-    host.global('setTimeout')(() => {
-      let text = '(node:1) ' + (code === undefined ? '' : '[' + code + '] ') + 'DeprecationWarning: ' + message;
-      if (!hinted) text += '\n(Use `node --trace-deprecation ...` to show where the warning was created)';
-      hinted = true;
-      host.global('console').error(text);
-    }, 0);
+    host.warn('DeprecationWarning', message, code);
   }
 
   function deprecate(fn, msg, code) {

@@ -28,6 +28,7 @@ import anyio
 import anyio.abc
 
 from sandbox_server.errors import PoolClosedError, SandboxError
+from sandbox_server.sandbox.host_answers import host_answer
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.outcome import (
     Outcome,
@@ -38,7 +39,7 @@ from sandbox_server.sandbox.outcome import (
     timeout_error,
 )
 from sandbox_server.sandbox.process import WorkerProcess
-from sandbox_server.sandbox.protocol import HostCallFailed, Job, ProtocolError, outcome_from_message, run_message
+from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
 from sandbox_server.sandbox.slots import Pending, Slot
 
 __all__ = ["GRACE_MS", "READY_TIMEOUT_S", "STARTUP_TIMEOUT_S", "WorkerPool"]
@@ -413,19 +414,10 @@ class WorkerPool:
         kind = message.get("kind")
         if not isinstance(call, int) or not isinstance(kind, str):
             return
-        service = pending.job.host
-        answer: dict[str, Any]
         with anyio.CancelScope() as scope:
             pending.host_calls.add(scope)
             try:
-                if service is None:
-                    raise HostCallFailed({"name": "HostCallRefused", "message": "this call cannot reach the host"})
-                answer = {"ok": True, "value": await service.handler(kind, message.get("payload"))}
-            except HostCallFailed as exc:
-                answer = {"ok": False, "error": exc.error}
-            except Exception:
-                logger.exception("a host call (%s) failed inside the server", kind)
-                answer = {"ok": False, "error": {"name": "Error", "message": "the server failed to answer this call"}}
+                answer = await host_answer(pending.job.host, kind, message.get("payload"))
             finally:
                 pending.host_calls.discard(scope)
         if scope.cancelled_caught or slot.job is not pending or slot.state != "busy":

@@ -41,10 +41,15 @@ that object); top-level `await` works and a Promise result is awaited. console.l
 console.warn/error to stderr, printed as Node prints them. The result also comes back as JSON.
 
 Available: modern ECMAScript, TypeScript syntax (types are removed; enums and namespaces are not supported), \
-Intl with full ICU data, Temporal, WebAssembly, setTimeout/setInterval, structuredClone, TextEncoder/TextDecoder, \
-atob/btoa, URL/URLSearchParams, crypto (getRandomValues, randomUUID, subtle.digest SHA-1/256/384/512), \
-performance.now, and the global `input` (a copy of the `input` argument). Not available: network (fetch), \
-files, modules and packages (import, require), process, Buffer, the DOM. Each call starts from a clean state.
+Intl with full ICU data, Temporal, WebAssembly, timers, structuredClone, TextEncoder/TextDecoder, atob/btoa, \
+URL/URLSearchParams, performance.now, crypto (getRandomValues, randomUUID, subtle: digest, HMAC sign/verify, \
+PBKDF2, HKDF). Node's pure modules, as Node 20 runs them, through require or import (with or without `node:`): \
+buffer (and the global Buffer), crypto (createHash md5/sha1/sha256/sha512, createHmac, randomBytes, randomInt, \
+timingSafeEqual, pbkdf2), util, path, url, querystring, string_decoder, events, assert, timers, os constants; \
+process (argv is \
+['node', '/main.js'], stdout.write, exit, hrtime). `export` before a declaration is ignored. The global `input` \
+is a copy of the `input` argument. Not available: network (fetch), packages, process.env, child processes, \
+writing files, the DOM. Each call starts from a clean state.
 
 Limits: {settings.default_timeout_ms} ms by default (timeout_ms up to {settings.max_timeout_ms}), \
 {settings.memory_limit_mb} MiB of memory, output capped at {settings.output_cap_bytes} bytes (head and tail \
@@ -62,9 +67,10 @@ Files: the user shared a data folder (its files are listed as resources). Name f
 `sales/2025.csv`, patterns such as `*.csv` or `**/*.json`) and read the global `files` by path: each entry has \
 `name`, `size`, `text`; CSV/TSV add `rows` (objects keyed by the header, string values, a missing cell is null), \
 `records` (string arrays, header first) and `header`; JSON adds `json`. `{{"path": p, "as": "bytes"}}` gives a \
-Uint8Array `bytes`; `as` also forces text, csv, tsv or json. At most {settings.max_files} files and \
-{settings.max_files_bytes} bytes per call. Example: files `["sales.csv"]`, code \
-`files['sales.csv'].rows.reduce((t, r) => t + Number(r.amount), 0)`."""
+Uint8Array `bytes`; `as` also forces text, csv, tsv or json. Node's fs reads the folder too, read-only: \
+readFileSync/existsSync/readdirSync/statSync for names written as string literals, fs.promises for any name. \
+At most {settings.max_files} files and {settings.max_files_bytes} bytes per call. Example: files `["sales.csv"]`, \
+code `files['sales.csv'].rows.reduce((t, r) => t + Number(r.amount), 0)`."""
 
 
 def _files_schema(settings: Settings) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 
 Node's pure built-ins run here (``require``, ``import``, ``Buffer``, ``process``, ``fs`` over the data folder), so
 most Node habits simply work; what remains are names that exist elsewhere and not here (the DOM, ``fetch``), a
-module used without loading it, and the global ``files`` used without the argument that fills it. V8's own message ("fetch is not defined") says what failed, not what to use; the hint says that. Hints are
-chosen from the error's name and message, never by running anything, and every hint about data names the data
-folder's ways in (``files``, Node's ``fs``) when the server has one.
+module used without loading it, and the global ``files`` used without the argument that fills it. V8's own message
+("fetch is not defined") says what failed, not what to use; the hint says that. Hints are chosen from the error's
+name and message, never by running anything, and every hint about data names the data folder's ways in
+(``files``, Node's ``fs``) when the server has one.
 """
 
 from __future__ import annotations

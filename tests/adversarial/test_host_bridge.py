@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import anyio
+import anyio.lowlevel
 import pytest
 from mcp import Client
 
@@ -69,7 +70,10 @@ async def test_a_flood_of_calls_gets_the_executions_share_and_a_clear_refusal_fo
     ],
 )
 async def test_malformed_or_oversized_requests_fail_inside_the_call(bridged: Sandbox, path: str) -> None:
-    code = f"const fs = require('fs');\nlet r;\ntry {{ await fs.promises.readFile({path}); r = 'read'; }} catch (e) {{ r = String(e && e.message); }}\nr"
+    code = (
+        "const fs = require('fs');\nlet r;\n"
+        f"try {{ await fs.promises.readFile({path}); r = 'read'; }} catch (e) {{ r = String(e && e.message); }}\nr"
+    )
     call = await bridged.run(code)
     assert call.structured["ok"], call.text
     assert call.structured["result"] != "read"
@@ -81,9 +85,11 @@ async def test_tampering_with_what_the_bridge_uses_changes_neither_the_request_n
     JSON.stringify = () => '{"id":1,"kind":"fs.readFile","payload":{"path":"../outside/secret.txt"}}';
     JSON.parse = () => ({ id: 1, ok: true, value: { base64: 'ZXZpbA==' } });
     for (const key of ['id', 'ok', 'value', 'error', 'kind', 'payload', 'path', 'base64', 'then']) {
-      Object.defineProperty(Object.prototype, key, { __proto__: null, get() { return 'evil'; }, set() {}, configurable: true });
+      const evil = { __proto__: null, get() { return 'evil'; }, set() {}, configurable: true };
+      Object.defineProperty(Object.prototype, key, evil);
     }
-    Object.defineProperty(Array.prototype, '0', { __proto__: null, set(v) { globalThis.stolen = v; }, configurable: true });
+    const steal = { __proto__: null, set(v) { globalThis.stolen = v; }, configurable: true };
+    Object.defineProperty(Array.prototype, '0', steal);
     Promise.prototype.then = function () { return 'hijacked'; };
     Function.prototype.call = function () { globalThis.called = true; };
     Function.prototype.apply = function () { globalThis.applied = true; };
@@ -145,7 +151,8 @@ async def test_two_callers_at_once_each_get_only_their_own_answers(bridged: Sand
     async def ask(round_: int, name: str) -> None:
         code = (
             "const fs = require('fs');\n"
-            f"const all = await Promise.all(Array.from({{ length: 8 }}, () => fs.promises.readFile({name!r}, 'utf8')));\n"
+            "const all = await Promise.all(Array.from({ length: 8 }, () =>\n"
+            f"  fs.promises.readFile({name!r}, 'utf8')));\n"
             "[...new Set(all)]"
         )
         answers[(round_, name)] = (await bridged.run(code)).structured.get("result")
@@ -216,7 +223,7 @@ async def test_the_worker_passes_on_only_well_formed_requests_within_the_limits(
     assert sent[1]["call"] == 5
     await bridge.close()
     bridge._received('{"id": 8, "kind": "fs.readFile", "payload": {"path": "d"}}')
-    await anyio.sleep(0)
+    await anyio.lowlevel.checkpoint()
     assert len(sent) == 2
 
 
@@ -236,7 +243,8 @@ async def test_no_module_hands_out_the_object_that_reaches_the_host(bridged: San
       seen.add(value);
       const keys = Reflect.ownKeys(value).map(String);
       if (['call', 'seed', 'exit', 'write'].every((k) => keys.includes(k))) found.push(keys.join());
-      const native = typeof value === 'function' && /\\{\\s*\\[native code\\]\\s*\\}$/.test(Function.prototype.toString.call(value));
+      const native = typeof value === 'function' &&
+        /\\{\\s*\\[native code\\]\\s*\\}$/.test(Function.prototype.toString.call(value));
       if (typeof value === 'function' && /^(hostCall|settleHostCall|notify|nodeHost)$/.test(value.name) && !native) {
         found.push(value.name);
       }

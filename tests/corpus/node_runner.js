@@ -71,7 +71,25 @@ function objectLiteralEnding(source) {
   return source;
 }
 
-code = objectLiteralEnding(code);
+// execute_js runs module syntax in a script: a static import is a require, `export` in front of a declaration goes.
+// The snippets write one import per line.
+function importsAsRequires(source) {
+  return source.split('\n').map((line) => {
+    let match = /^import\s+\*\s+as\s+(\w+)\s+from\s+(['"][^'"]+['"]);?\s*$/.exec(line);
+    if (match) return `const ${match[1]} = require(${match[2]});`;
+    match = /^import\s+(\w+)\s*,\s*\{([^}]*)\}\s*from\s+(['"][^'"]+['"]);?\s*$/.exec(line);
+    if (match) return `const ${match[1]} = require(${match[3]}), {${match[2].replace(/\bas\b/g, ':')}} = ${match[1]};`;
+    match = /^import\s+\{([^}]*)\}\s*from\s+(['"][^'"]+['"]);?\s*$/.exec(line);
+    if (match) return `const {${match[1].replace(/\bas\b/g, ':')}} = require(${match[2]});`;
+    match = /^import\s+(\w+)\s+from\s+(['"][^'"]+['"]);?\s*$/.exec(line);
+    if (match) return `const ${match[1]} = require(${match[2]});`;
+    match = /^import\s+(['"][^'"]+['"]);?\s*$/.exec(line);
+    if (match) return `require(${match[1]});`;
+    return line.replace(/^export\s+(default\s+)?(?=(async\s+)?(function|class|const|let|var)\b)/, '');
+  }).join('\n');
+}
+
+code = objectLiteralEnding(importsAsRequires(code)).replace(/\bimport\s*\(/g, '__import(');
 
 const stdout = [];
 const stderr = [];
@@ -79,6 +97,21 @@ const sink = (chunks) => new Writable({ write(chunk, _encoding, done) { chunks.p
 globalThis.console = new Console({ stdout: sink(stdout), stderr: sink(stderr), inspectOptions: INSPECT_OPTIONS });
 // execute_js gives the code Node's built-in modules through `require` (the pure-computation ones).
 globalThis.require = require;
+// and `import(name)` of one of them (the runner's script has no module loader of its own).
+globalThis.__import = async (name) => require(name);
+// execute_js runs the code as the script /main.js with no arguments, writes process.stdout and process.stderr
+// into the captured streams, and ends the call with its output kept on process.exit.
+process.argv = ['node', '/main.js'];
+process.stdout.write = (chunk) => { stdout.push(String(chunk)); return true; };
+process.stderr.write = (chunk) => { stderr.push(String(chunk)); return true; };
+const realExit = process.exit.bind(process);
+process.exit = (code) => {
+  const status = code ?? process.exitCode ?? 0;
+  if (status === 0) settle(undefined);
+  else outcome = { error: { phase: 'run', name: 'ProcessExit', message: `exit code ${status}` } };
+  finish();
+  realExit(0);
+};
 // execute_js defines `input` in every call, undefined when the call passes none.
 globalThis.input = inputPath === undefined ? undefined : JSON.parse(fs.readFileSync(inputPath, 'utf8'));
 
@@ -113,7 +146,8 @@ process.on('beforeExit', finish);
 process.on('uncaughtException', (error) => { fail(error); finish(); process.exit(0); });
 
 (async () => {
-  const wrapped = processTopLevelAwait(code);
+  // Node's REPL rewriter fails on some code without `await` (array holes in a pattern), which it would not change.
+  const wrapped = /\bawait\b/.test(code) ? processTopLevelAwait(code) : null;
   let script;
   try {
     script = new vm.Script(wrapped ?? code, { filename: 'main.js' });
