@@ -20,6 +20,7 @@ from benchmarks import (
     latency,
     machine,
     memory,
+    node_first_use,
     peer,
     peer_options,
     throughput,
@@ -34,7 +35,7 @@ from benchmarks.targets import judge
 
 __all__ = ["main", "run"]
 
-SECTION_COUNT = 8
+SECTION_COUNT = 9
 
 
 class Run:
@@ -82,6 +83,7 @@ class Run:
         self.sections.append(cost.derive(self.sections))
         # After memory's server is gone: its own server, with a data folder of generated CSV files.
         await self.add("datafiles", lambda: datafiles.measure(plan, progress))
+        await self.add("node_first_use", lambda: node_first_use.measure(plan, progress))
 
 
 def build_parser() -> argparse.ArgumentParser:
