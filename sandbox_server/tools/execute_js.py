@@ -38,23 +38,21 @@ CSV, URLs), hashing and encoding, date and time-zone math (Intl, Temporal), chec
 
 Results work as in a REPL: the last expression is the result (`xs.sort()`; a final `{{ mean, median }}` is \
 that object); top-level `await` works and a Promise result is awaited. console.log/info/debug go to stdout, \
-console.warn/error to stderr, printed as Node prints them. The result also comes back as JSON.
+console.warn/error to stderr, printed as Node prints them; the result also comes as JSON.
 
-Available: modern ECMAScript, TypeScript syntax (types are removed; enums and namespaces are not supported), \
+Available: modern ECMAScript, TypeScript syntax (types removed; no enums or namespaces), \
 Intl with full ICU data, Temporal, WebAssembly, timers, structuredClone, TextEncoder/TextDecoder, atob/btoa, \
-URL/URLSearchParams, performance.now, crypto (getRandomValues, randomUUID, subtle: digest, HMAC sign/verify, \
-PBKDF2, HKDF). Node's pure modules, as Node 20 runs them, through require or import (with or without `node:`): \
-buffer (and the global Buffer), crypto (createHash md5/sha1/sha256/sha512, createHmac, randomBytes, randomInt, \
-timingSafeEqual, pbkdf2), util, path, url, querystring, string_decoder, events, assert, timers, os constants; \
-process (argv is \
-['node', '/main.js'], stdout.write, exit, hrtime). `export` before a declaration is ignored. The global `input` \
-is a copy of the `input` argument. Not available: network (fetch), packages, process.env, child processes, \
-writing files, the DOM. Each call starts from a clean state.
+URL/URLSearchParams, performance.now, crypto (getRandomValues, randomUUID, subtle: digest, HMAC, PBKDF2, HKDF). \
+Node 20's pure modules by require or import: buffer/Buffer, crypto (hashes, HMAC, random \
+bytes, timingSafeEqual, pbkdf2), util, path, url, querystring, string_decoder, events, assert, timers, os \
+constants, process (argv ['node', '/main.js'], stdout.write, exit, hrtime). The global `input` is a copy of the \
+`input` argument. Not available: network (fetch), packages, process.env, child processes, writing files, the \
+DOM. Each call starts from a clean state.
 
 Limits: {settings.default_timeout_ms} ms by default (timeout_ms up to {settings.max_timeout_ms}), \
 {settings.memory_limit_mb} MiB of memory, output capped at {settings.output_cap_bytes} bytes (head and tail \
 kept), code up to {settings.max_code_bytes} bytes, input up to {settings.max_input_bytes} bytes as JSON. Errors \
-give their kind, message, line and column, and a hint when a Node or browser habit caused them.
+give their kind, message, line and column, and a hint for Node or browser habits.
 
 Example: code `input.map(r => r.price * r.qty).reduce((a, b) => a + b, 0)` with input \
 `[{{"price": 2.5, "qty": 4}}, {{"price": 10, "qty": 1}}]` gives `Result: 20`."""
@@ -63,14 +61,12 @@ Example: code `input.map(r => r.price * r.qty).reduce((a, b) => a + b, 0)` with 
 def _files_description(settings: Settings) -> str:
     return f"""
 
-Files: the user shared a data folder (its files are listed as resources). Name files in `files` (paths such as \
-`sales/2025.csv`, patterns such as `*.csv` or `**/*.json`) and read the global `files` by path: each entry has \
-`name`, `size`, `text`; CSV/TSV add `rows` (objects keyed by the header, string values, a missing cell is null), \
-`records` (string arrays, header first) and `header`; JSON adds `json`. `{{"path": p, "as": "bytes"}}` gives a \
-Uint8Array `bytes`; `as` also forces text, csv, tsv or json. Node's fs reads the folder too, read-only: \
-readFileSync/existsSync/readdirSync/statSync for names written as string literals, fs.promises for any name. \
-At most {settings.max_files} files and {settings.max_files_bytes} bytes per call. Example: files `["sales.csv"]`, \
-code `files['sales.csv'].rows.reduce((t, r) => t + Number(r.amount), 0)`."""
+Files: the user shared a data folder (listed as resources). Name files in `files` (paths, or patterns like \
+`*.csv`, `**/*.json`) and read the global `files` by path: each entry has `name`, `size`, `text`; CSV/TSV add \
+`rows` (objects keyed by the header, string values, a missing cell is null), `records` (string arrays, header \
+first) and `header`; JSON adds `json`. `{{"path": p, "as": "bytes"}}` gives a Uint8Array `bytes` (`as` also \
+takes text, csv, tsv, json). Node's fs reads the folder too, read-only. At most {settings.max_files} files and \
+{settings.max_files_bytes} bytes per call. Example: files `["sales.csv"]`, code `files['sales.csv'].rows.reduce((t, r) => t + Number(r.amount), 0)`."""
 
 
 def _files_schema(settings: Settings) -> dict[str, Any]:
@@ -106,7 +102,7 @@ def _input_schema(settings: Settings) -> dict[str, Any]:
                 "maxLength": settings.max_code_bytes,
                 "description": (
                     "JavaScript or TypeScript source. The last expression's value (or the `return` value when the "
-                    f"code uses top-level await/return) is the result. At most {settings.max_code_bytes} bytes."
+                    "code uses top-level await/return) is the result."
                 ),
             },
             "timeout_ms": {
@@ -114,14 +110,12 @@ def _input_schema(settings: Settings) -> dict[str, Any]:
                 "minimum": 1,
                 "default": settings.default_timeout_ms,
                 "description": (
-                    f"Wall-clock time limit in milliseconds (default {settings.default_timeout_ms}); values above "
-                    f"the server's maximum of {settings.max_timeout_ms} are lowered to it."
+                    f"Wall-clock time limit in milliseconds; values above {settings.max_timeout_ms} are lowered to it."
                 ),
             },
             "input": {
                 "description": (
-                    "Optional JSON data for the code, available as the global `input` (a copy it may modify). "
-                    f"At most {settings.max_input_bytes} bytes as JSON."
+                    "Optional JSON data for the code, available as the global `input` (a copy it may modify)."
                 ),
             },
         },
