@@ -55,6 +55,7 @@ _FILES = (
     "clone.js",
     "completion.js",
     "files.js",
+    "tools.js",
     "run.js",
     "end.js",
 )

@@ -44,7 +44,7 @@ const runState = {
 // (hex) for the web crypto API. Unreadable options leave the defaults.
 function parseOptions(optionsJson) {
   const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined,
-    nodePreload: undefined, webPreload: undefined };
+    nodePreload: undefined, webPreload: undefined, tools: undefined };
   try {
     const parsed = JSONParse(optionsJson);
     if (parsed === null || typeof parsed !== 'object') return options;
@@ -60,6 +60,8 @@ function parseOptions(optionsJson) {
     if (modules !== undefined) provideModules(modules.value);
     const webPreload = describe(parsed, 'webPreload');
     if (webPreload !== undefined) options.webPreload = webPreload.value;
+    const tools = describe(parsed, 'tools');
+    if (tools !== undefined) options.tools = tools.value;
     const dataFolder = describe(parsed, 'dataFolder');
     runState.dataFolder = dataFolder !== undefined && dataFolder.value === true;
     const memory = describe(parsed, 'memory');
@@ -151,6 +153,7 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
   }
   defineGlobalValue('input', input);
   defineFiles(filesPayload); // files.js: the global `files`, only when the call named files
+  defineTools(options.tools); // tools.js: the global `tools`, only in execute_js_with_tools
   preloadWebModules(options.webPreload); // web.js and node.js: the modules the code names, before it runs
   preloadNodeModules(options.nodePreload);
 

@@ -128,6 +128,8 @@ class Job:
             :func:`sandbox_server.data.files.build_payload` describes; None for none.
         host: What the code may ask of the host while it runs, and within which limits; None for nothing.
         data_folder: Whether the server shares a data folder (Node's fs then reads from it).
+        tools: What the global ``tools`` lists (``{"servers": [{"name", "tools", "unavailable"}]}``): the other
+            MCP servers' tools the code may call through ``host``; None for no global ``tools``.
     """
 
     code: str
@@ -136,6 +138,7 @@ class Job:
     files_payload: str | None = None
     host: HostService | None = None
     data_folder: bool = False
+    tools: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.timeout_ms < 1:
@@ -252,6 +255,7 @@ def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
         }
         | ({} if job.host is None else {"host": job.host.limits_message()})
         | ({"dataFolder": True} if job.data_folder else {})
+        | ({} if job.tools is None else {"tools": dict(job.tools)})
     )
 
 

@@ -121,6 +121,7 @@ async def execute(
         data_folder=request.get("dataFolder") is True,
         memory=isolate.heap() if node is not None and "memoryUsage" in code else None,
         track_iterators=tracks_iterators(code),
+        tools=request.get("tools"),
     )
     loop = asyncio.get_running_loop()
     started = loop.time()

@@ -36,6 +36,7 @@ def run_options(
     memory: dict[str, int] | None = None,
     data_folder: bool = False,
     track_iterators: bool = False,
+    tools: Any = None,
 ) -> str:
     """The options of one run.
 
@@ -51,6 +52,7 @@ def run_options(
         memory: The isolate's heap before the run (``used``, ``total`` bytes), for ``process.memoryUsage()``.
         data_folder: Whether the server shares a data folder (Node's fs reads from it).
         track_iterators: Follow Map and Set iterators from the start (see :func:`tracks_iterators`).
+        tools: What the global ``tools`` lists (see ``js_runtime/tools.js``); None for no such global.
     """
     options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
     if seed:
@@ -71,6 +73,8 @@ def run_options(
         options["dataFolder"] = True
     if track_iterators:
         options["trackIterators"] = True
+    if isinstance(tools, dict):
+        options["tools"] = tools
     return json.dumps(options)
 
 
