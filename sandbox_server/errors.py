@@ -22,6 +22,7 @@ from typing import Any
 __all__ = [
     "ArgumentError",
     "ConfigurationError",
+    "ConsentUnavailable",
     "PathRefused",
     "PoolClosedError",
     "SandboxError",
@@ -64,6 +65,11 @@ class PathRefused(ArgumentError):
 
 class ConfigurationError(SandboxServerError):
     """A setting (flag or environment variable) has a value the server cannot use."""
+
+
+class ConsentUnavailable(SandboxServerError):
+    """The user cannot be asked to allow an action: the client offers no elicitation, or the transport has no way
+    to reach it. The message says which, as the end of a sentence."""
 
 
 class SandboxError(SandboxServerError):

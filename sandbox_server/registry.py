@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import mcp_types as types
 
@@ -14,6 +14,7 @@ from sandbox_server.results import ToolResult
 __all__ = [
     "PURE_COMPUTATION",
     "CallContext",
+    "Consent",
     "Handler",
     "ProgressReporter",
     "Registry",
@@ -48,6 +49,19 @@ class CallContext:
     report_progress: ProgressReporter = _no_progress
     progress_requested: bool = False
     """Whether the caller asked for progress notifications (sent a progress token)."""
+    consent: Consent | None = None
+    """Asks the caller's user to allow one action (MCP elicitation); None when the user cannot be asked."""
+    no_consent_reason: str = "this client cannot be asked for consent"
+    """Why ``consent`` is None, as the end of a sentence."""
+
+
+class Consent(Protocol):
+    """Asks the user a yes-or-no question through the client: ``accept``, ``decline`` or ``cancel``.
+
+    Raises ``ConsentUnavailable`` (from ``sandbox_server.errors``) when the question cannot reach the user.
+    """
+
+    async def __call__(self, message: str) -> Literal["accept", "decline", "cancel"]: ...
 
 
 Handler = Callable[[dict[str, Any], CallContext], Awaitable[ToolResult]]
@@ -82,6 +96,8 @@ class ToolSpec:
             ``structuredContent`` of an argument-validation failure from its message and problems.
         check: The tool's own checks of single arguments, run beside the schema's when the schema finds problems,
             so that one answer names them all; returns one message per problem.
+        refresh: For a tool whose description and annotations follow the state of other servers: gives them as
+            they are now, each time the tool is listed.
     """
 
     name: str
@@ -94,16 +110,18 @@ class ToolSpec:
     annotations: types.ToolAnnotations = field(default_factory=lambda: PURE_COMPUTATION)
     structure_argument_error: Callable[[str, list[str]], dict[str, Any]] | None = None
     check: Callable[[dict[str, Any]], list[str]] | None = None
+    refresh: Callable[[], tuple[str, types.ToolAnnotations]] | None = None
 
     def to_mcp(self) -> types.Tool:
         """The protocol's description of this tool, as ``tools/list`` publishes it."""
+        description, annotations = self.refresh() if self.refresh is not None else (self.description, self.annotations)
         return types.Tool(
             name=self.name,
             title=self.title,
-            description=self.description,
+            description=description,
             input_schema=dict(self.input_schema),
             output_schema=dict(self.output_schema),
-            annotations=self.annotations.model_copy(update={"title": self.title}),
+            annotations=annotations.model_copy(update={"title": self.title}),
             icons=tool_icons(self.icon),
         )
 

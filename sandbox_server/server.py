@@ -36,6 +36,11 @@ from sandbox_server.sandbox.protocol import well_formed
 from sandbox_server.settings import Settings
 from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
+from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
+from sandbox_server.upstream.config import load_upstream_config
+from sandbox_server.upstream.connection import Upstreams
+from sandbox_server.upstream.consent import Elicitation
+from sandbox_server.upstream.directory import Directory
 from sandbox_server.validation import ArgumentValidator
 
 __all__ = ["SERVER_NAME", "App", "build_server", "package_version"]
@@ -52,6 +57,11 @@ Use these tools instead of computing in your head; their answers are exact.
 - execute_js: anything else that needs real computation (aggregating data, big numbers with BigInt, regular \
 expressions, parsing, date and time-zone math with Intl or Temporal): write a short JavaScript snippet; its last \
 expression (or `return` value) is the result, console.log output is returned too. Pass data in `input`.\
+"""
+UPSTREAM_INSTRUCTIONS = """
+- execute_js_with_tools: the same, and its code can call the tools of the other MCP servers listed in its \
+description (`await tools.server.tool(args)`): use it to fetch, filter and join their data in one call instead \
+of passing it through the conversation.\
 """
 DATA_FOLDER_INSTRUCTIONS = """
 The user shared a data folder: its files are listed as resources (sandbox-data:/// URIs). To compute over them, \
@@ -80,6 +90,8 @@ class App:
     """The memory requests in progress hold, as the transports admit them."""
     folder: DataFolder | None = None
     """The data folder, when one is configured: its files are published as resources and readable by code."""
+    upstreams: Upstreams | None = None
+    """The other MCP servers whose tools ``execute_js_with_tools`` calls, when an upstream file is configured."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -92,10 +104,22 @@ class App:
         pool = WorkerPool(settings.workers, limits, max_queue_wait_s=settings.max_queue_wait_s)
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
         registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder)])
+        upstreams = None
+        if settings.upstream is not None:
+            upstreams = Upstreams(
+                load_upstream_config(settings.upstream), connect_timeout_s=settings.upstream_connect_timeout_s
+            )
+            registry.add(execute_js_with_tools_tool(settings, pool, Directory(upstreams), folder))
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         return cls(
-            settings=settings, pool=pool, registry=registry, validators=validators, backlog=backlog, folder=folder
+            settings=settings,
+            pool=pool,
+            registry=registry,
+            validators=validators,
+            backlog=backlog,
+            folder=folder,
+            upstreams=upstreams,
         )
 
     async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
@@ -137,9 +161,15 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
     async def lifespan(_: Server[App]) -> AsyncIterator[App]:
         await app.pool.start()
         try:
+            if app.upstreams is not None:
+                await app.upstreams.start()
             yield app
         finally:
-            await app.pool.aclose()
+            try:
+                if app.upstreams is not None:
+                    await app.upstreams.aclose()
+            finally:
+                await app.pool.aclose()
 
     async def list_tools(
         ctx: ServerRequestContext[App], params: types.PaginatedRequestParams | None
@@ -177,6 +207,20 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
                     level, data, logger="sandbox_server", related_request_id=ctx.request_id
                 )
 
+    def consent_for(ctx: ServerRequestContext[App]) -> dict[str, Any]:
+        """How this request can ask its user to allow an action (for ``execute_js_with_tools``)."""
+        if app.upstreams is None:
+            return {}
+        if app.settings.transport == "http" and not app.settings.http_sessions:
+            return {
+                "no_consent_reason": "stateless HTTP has no way to carry the user's answer back (the server must "
+                "run with --http-sessions)"
+            }
+        client = ctx.session.client_params
+        if client is None or client.capabilities.elicitation is None:
+            return {"no_consent_reason": "this client does not offer elicitation, the MCP way to ask its user"}
+        return {"consent": Elicitation(ctx.session, ctx.request_id)}
+
     async def call_tool(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> types.CallToolResult:
         spec = app.registry.get(params.name)
         if spec is None:
@@ -190,6 +234,7 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
                 CallContext(
                     report_progress=ctx.session.report_progress,
                     progress_requested=bool(params.meta and params.meta.get("progress_token") is not None),
+                    **consent_for(ctx),
                 ),
             )
         )
@@ -225,7 +270,9 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             version=package_version(),
             title=SERVER_TITLE,
             description="Exact arithmetic, date math and sandboxed JavaScript (V8) for language models.",
-            instructions=INSTRUCTIONS + (DATA_FOLDER_INSTRUCTIONS if app.folder is not None else ""),
+            instructions=INSTRUCTIONS
+            + (UPSTREAM_INSTRUCTIONS if app.upstreams is not None else "")
+            + (DATA_FOLDER_INSTRUCTIONS if app.folder is not None else ""),
             icons=server_icons(),
             lifespan=lifespan,
             on_list_tools=list_tools,

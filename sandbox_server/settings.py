@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_MAX_RESOURCE_BYTES",
     "DEFAULT_MAX_TIMEOUT_MS",
     "DEFAULT_MAX_TOOL_CALLS",
+    "DEFAULT_MAX_TOOL_RESULT_BYTES",
     "DEFAULT_MEMORY_LIMIT_MB",
     "DEFAULT_OUTPUT_CAP_BYTES",
     "DEFAULT_PORT",
@@ -67,6 +68,8 @@ DEFAULT_MAX_REQUEST_MEMORY_MB = 256
 """Memory that requests in progress (running, or waiting for a worker) may hold together, estimated from their size
 (see :mod:`sandbox_server.backlog`); a request that does not fit is refused at once (HTTP 503 with Retry-After, a
 JSON-RPC error over stdio)."""
+DEFAULT_MAX_TOOL_RESULT_BYTES = 4 * 2**20
+"""Largest result of one upstream tool call, measured as JSON: it travels to the worker in one frame."""
 DEFAULT_MAX_TOOL_CALLS = 50
 """Calls one execution may make to the host while it runs: tools of other servers, and file reads at run time."""
 DEFAULT_MAX_CALLS_IN_FLIGHT = 8
@@ -139,6 +142,17 @@ class Settings(BaseSettings):
     )
     max_calls_in_flight: int = Field(
         DEFAULT_MAX_CALLS_IN_FLIGHT, ge=1, le=1_000, description="such calls in progress at once per execution"
+    )
+    upstream: Path | None = Field(
+        None,
+        description="JSON file of other MCP servers (mcpServers format) whose tools execute_js_with_tools can call",
+    )
+    upstream_connect_timeout_s: float = Field(
+        10.0, gt=0, le=600, description="seconds each upstream server has to start and list its tools"
+    )
+    tool_call_timeout_s: float = Field(30.0, gt=0, le=86_400, description="seconds one upstream tool call may take")
+    max_tool_result_bytes: int = Field(
+        DEFAULT_MAX_TOOL_RESULT_BYTES, ge=1_024, le=64 * 2**20, description="largest upstream tool result (as JSON)"
     )
     max_queue_wait_s: float = Field(
         DEFAULT_MAX_QUEUE_WAIT_S, gt=0, le=86_400, description="seconds a call may wait for a free worker"

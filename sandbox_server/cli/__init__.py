@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from sandbox_server.cli.client import call_arguments, resources_command, tools_command
 from sandbox_server.cli.errors import HttpFailures, explain_failure
 from sandbox_server.cli.flags import build_parser, configuration_problem, settings_from
+from sandbox_server.errors import ConfigurationError
 from sandbox_server.settings import Settings
 
 __all__ = ["build_parser", "main", "run", "settings_from"]
@@ -62,6 +63,14 @@ async def _serve(settings: Settings, drain_timeout: float | None) -> None:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv``; returns the exit status."""
+    try:
+        return _run(argv)
+    except ConfigurationError as exc:  # an unusable setting found at start-up (the upstream file, ...)
+        sys.stderr.write(f"sandbox-server: {exc}\n")
+        return 2
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
@@ -81,6 +90,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         http_failures = HttpFailures()
         try:
             return anyio.run(tools_command, args, settings, arguments, http_failures)
+        except ConfigurationError:
+            raise
         except Exception as exc:
             reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
             sys.stderr.write(f"sandbox-server: {reason}\n")
@@ -89,10 +100,16 @@ def run(argv: Sequence[str] | None = None) -> int:
         http_failures = HttpFailures()
         try:
             return anyio.run(resources_command, args, settings, http_failures)
+        except ConfigurationError:
+            raise
         except Exception as exc:
             reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
             sys.stderr.write(f"sandbox-server: {reason}\n")
             return 1
+    if args.command == "upstream":
+        from sandbox_server.cli.upstream import upstream_command
+
+        return anyio.run(upstream_command, settings, args.json)
     anyio.run(_serve, settings, getattr(args, "drain_timeout", None))
     return 0
 

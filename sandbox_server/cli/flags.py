@@ -36,6 +36,15 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
     ("--max-queue-wait-s", "max_queue_wait_s", float, "seconds a call may wait for a free worker"),
     ("--max-tool-calls", "max_tool_calls", int, "calls one execution may make to the host (tools, file reads)"),
     ("--max-calls-in-flight", "max_calls_in_flight", int, "such calls in progress at once per execution"),
+    (
+        "--upstream",
+        "upstream",
+        str,
+        "JSON file of other MCP servers (mcpServers format) whose tools execute_js_with_tools calls (default: none)",
+    ),
+    ("--upstream-connect-timeout-s", "upstream_connect_timeout_s", float, "seconds an upstream server has to start"),
+    ("--tool-call-timeout-s", "tool_call_timeout_s", float, "seconds one upstream tool call may take"),
+    ("--max-tool-result-bytes", "max_tool_result_bytes", int, "largest upstream tool result, in bytes of JSON"),
 ]
 
 
@@ -119,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="With no subcommand, serves MCP over stdio.",
     )
     parser.add_argument("--version", action="store_true", help="print package, mini-racer and V8 versions and exit")
+    parser.add_argument(
+        "--upstream",
+        dest="upstream_before_command",
+        metavar="FILE",
+        help="JSON file of other MCP servers (mcpServers format); also accepted after the command",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     serve = commands.add_parser("serve", help="serve MCP (the default command; stdio unless --transport http)")
@@ -152,6 +167,14 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--json", action="store_true", help="print the whole resources/read result as JSON")
     _add_client_flags(read)
     _add_setting_flags(read)
+
+    upstream = commands.add_parser(
+        "upstream", help="connect to the --upstream servers and list their tools and what code may do with each"
+    )
+    upstream_commands = upstream.add_subparsers(dest="upstream_command", metavar="ACTION", required=True)
+    listing = upstream_commands.add_parser("list", help="list each server's state and tools")
+    listing.add_argument("--json", action="store_true", help="print the listing as JSON")
+    _add_setting_flags(listing)
     return parser
 
 
@@ -160,6 +183,8 @@ _HTTP_FIELDS = [field for _, field, _, _ in _HTTP_FLAGS]
 
 def settings_from(args: argparse.Namespace) -> Settings:
     given = {field: getattr(args, field) for _, field, _, _ in _SETTING_FLAGS if getattr(args, field, None) is not None}
+    if getattr(args, "upstream_before_command", None) is not None and "upstream" not in given:
+        given["upstream"] = args.upstream_before_command
     for field in ("log_level", "transport", "host", "port", "allowed_hosts", "http_sessions", *_HTTP_FIELDS):
         if getattr(args, field, None) is not None:
             given[field] = getattr(args, field)

@@ -17,7 +17,7 @@ import anyio
 import pytest
 from mcp import Client
 
-import sandbox_server.tools.execute_js as execute_js
+import sandbox_server.tools.runs as execute_js
 from sandbox_server import build_server
 from sandbox_server.data.folder import MAX_DEPTH
 from sandbox_server.server import App

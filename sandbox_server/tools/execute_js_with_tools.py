@@ -1,0 +1,93 @@
+"""The ``execute_js_with_tools`` tool: ``execute_js`` plus a global ``tools`` for the tools of other MCP servers.
+
+It exists only when upstream servers are configured, so that ``execute_js`` keeps its read-only, closed-world
+annotations and clients may go on approving it without asking. This tool's annotations are computed from what its
+code can call at the moment they are listed (see ``sandbox_server.upstream.policy``), and its description lists
+the servers and their tools.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import mcp_types as types
+
+from sandbox_server.data.folder import DataFolder
+from sandbox_server.registry import ToolSpec
+from sandbox_server.sandbox import WorkerPool
+from sandbox_server.settings import Settings
+from sandbox_server.tools.execute_js import OUTPUT_SCHEMA, input_schema, structure_argument_error
+from sandbox_server.tools.runs import js_handler
+from sandbox_server.upstream.directory import Directory
+
+__all__ = ["NAME", "execute_js_with_tools_tool"]
+
+NAME = "execute_js_with_tools"
+
+_CALL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "server": {"type": "string"},
+        "tool": {"type": "string"},
+        "outcome": {
+            "type": "string",
+            "description": "ok, error (the tool's own error), or why it did not run or failed: refused, declined, "
+            "invalid_arguments, invalid_result, timeout, unavailable, crashed, too_large, protocol, cancelled",
+        },
+        "startedMs": {"type": "number", "description": "when the call began, in ms from the start of the execution"},
+        "durationMs": {"type": "number"},
+        "argumentBytes": {"type": "integer"},
+        "resultBytes": {"type": "integer"},
+    },
+    "required": ["server", "tool", "outcome", "durationMs"],
+}
+
+
+def _output_schema() -> dict[str, Any]:
+    schema = copy.deepcopy(OUTPUT_SCHEMA)
+    schema["properties"]["toolCalls"] = {
+        "type": "array",
+        "description": "the upstream tool calls the code made, in the order they were made",
+        "items": _CALL_SCHEMA,
+    }
+    return schema
+
+
+def _description(settings: Settings, directory: Directory) -> str:
+    return f"""\
+Like execute_js (same arguments, result and limits), plus a global `tools` to call the tools of other MCP \
+servers from the code, so their data is filtered and joined in the sandbox instead of passing through you. \
+`await tools.server.tool({{...}})` (or `tools["my-server"]["my-tool"](args)`) gives the tool's structured \
+result, else its JSON or text; a failure or refusal throws ToolError (message, server, tool, code). Run \
+independent calls together with Promise.all; return only what the answer needs. `await tools.$search("words")` \
+finds tools; `await tools.$describe("server.tool")` gives a tool's TypeScript signature. At most \
+{settings.max_tool_calls} calls per execution, {settings.max_calls_in_flight} at once, \
+{settings.tool_call_timeout_s:g} s each. Tools that are not read-only are refused unless the user's configuration \
+allows them, some only with the user's consent per call.
+Servers:
+{directory.listing()}"""
+
+
+def execute_js_with_tools_tool(
+    settings: Settings, pool: WorkerPool, directory: Directory, folder: DataFolder | None = None
+) -> ToolSpec:
+    """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js``."""
+    schema = input_schema(settings, folder is not None, brief=True)
+
+    def refresh() -> tuple[str, types.ToolAnnotations]:
+        return _description(settings, directory), directory.annotations()
+
+    description, annotations = refresh()
+    return ToolSpec(
+        name=NAME,
+        title="Run JavaScript that calls other MCP servers' tools",
+        description=description,
+        input_schema=schema,
+        output_schema=_output_schema(),
+        handler=js_handler(settings, pool, folder, directory),
+        icon="execute_js",
+        annotations=annotations,
+        structure_argument_error=structure_argument_error,
+        refresh=refresh,
+    )

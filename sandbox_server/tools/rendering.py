@@ -1,0 +1,179 @@
+"""How an execution's outcome reads as a tool result: the text a model reads first (result, output, error with its
+hint, the tool calls made) and the structured object beside it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from sandbox_server.results import ToolResult, error, ok
+from sandbox_server.settings import Settings
+from sandbox_server.tools.hints import hint_for
+
+__all__ = ["fenced", "render_outcome"]
+
+
+def _position(error: dict[str, Any]) -> str:
+    line, column = error.get("line"), error.get("column")
+    if line is None:
+        return ""
+    return f" at line {line}" + (f", column {column}" if column is not None else "")
+
+
+_LINE_BREAK = re.compile("[\r\n\u2028\u2029\x0b\x0c\x85]")
+_BACKTICKS = re.compile("`+")
+
+
+def fenced(text: str) -> str:
+    """``text`` in a Markdown code fence longer than any run of backticks inside it, so it cannot close it.
+
+    Everything the code controls (its output, its result, its error messages, function names) reaches the
+    text either on one line after a label or inside such a fence: no value can imitate a section of the text.
+    """
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text.rstrip(chr(10))}\n{fence}"
+
+
+def _labelled(label: str, text: str) -> str:
+    """``label: text`` on one line when ``text`` is one line, else the label and ``text`` fenced below it."""
+    if _LINE_BREAK.search(text) is None and "`" not in text[:1] + text[-1:]:
+        return f"{label}: {text}"
+    return f"{label}:\n{fenced(text)}"
+
+
+def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -> str:
+    kind = error.get("kind")
+    if kind == "timeout":
+        return (
+            f"Execution timed out: it did not finish within timeout_ms={timeout_ms}. If the code is correct but "
+            f"slow, call again with a larger timeout_ms (at most {settings.max_timeout_ms}); otherwise look for an "
+            "infinite loop or a promise or timer that never settles."
+        )
+    if kind == "memory":
+        return (
+            f"Execution ran out of memory: the limit is {settings.memory_limit_mb} MiB per execution. "
+            "Work on smaller pieces of data, avoid keeping everything in memory, or use typed arrays."
+        )
+    if kind == "busy":
+        return (
+            f"The server is busy: {error.get('message') or 'no JavaScript worker became free in time'}. The code did "
+            "not run; call again in a moment."
+        )
+    if kind == "crashed":
+        detail = error.get("message") or "the worker process died"
+        if error.get("name") == "InternalError":
+            return f"The sandbox failed to run the code ({detail}); the call may be retried."
+        return (
+            f"The JavaScript engine process crashed ({detail}). The server has replaced it; "
+            "the call may be retried, preferably with simpler code."
+        )
+    name = error.get("name") or "Error"
+    message = error.get("message") or ""
+    label = "Syntax error" if kind == "syntax" else "Uncaught exception"
+    summary = f"{name}: {message}"
+    if _LINE_BREAK.search(summary) is None and summary.endswith("."):
+        text = f"{label}{_position(error)}: {summary}"
+    elif _LINE_BREAK.search(summary) is None:
+        text = f"{label}: {summary}{_position(error)}."
+    else:
+        text = f"{label}{_position(error)}:\n{fenced(summary)}"
+    stack = error.get("stack")
+    if stack and kind == "runtime":
+        frames = [line for line in str(stack).splitlines() if line.strip().startswith("at ")]
+        if frames:
+            text += "\n" + fenced("\n".join(frames))
+    return text
+
+
+def _result_text(structured: dict[str, Any]) -> str:
+    """The result as the text shows it: a string result as the string itself, anything else as Node prints it."""
+    if structured.get("resultType") == "string" and isinstance(structured.get("result"), str):
+        return str(structured["result"])
+    text = structured.get("resultText")
+    return "undefined" if text is None else str(text)
+
+
+def render_outcome(
+    outcome: dict[str, Any],
+    settings: Settings,
+    timeout_ms: int,
+    code: str = "",
+    tool_calls: Sequence[dict[str, Any]] | None = None,
+) -> ToolResult:
+    """Turn a worker outcome into the tool result: readable text plus the structured object.
+
+    ``tool_calls`` (for ``execute_js_with_tools``) are the upstream calls the code made, as ``toolCalls``.
+    """
+    structured: dict[str, Any] = {
+        key: outcome[key]
+        for key in (
+            "ok",
+            "result",
+            "resultText",
+            "resultType",
+            "stdout",
+            "stderr",
+            "truncated",
+            "omittedBytes",
+            "durationMs",
+            "async",
+            "error",
+        )
+        if key in outcome
+    }
+    structured.setdefault("stdout", "")
+    structured.setdefault("stderr", "")
+    structured.setdefault("truncated", False)
+    structured.setdefault("durationMs", 0)
+    structured.setdefault("error", None)
+    structured["ok"] = bool(outcome.get("ok")) and structured["error"] is None
+    structured["timeoutMs"] = timeout_ms
+
+    parts: list[str] = []
+    failure = structured["error"]
+    if failure is not None:
+        parts.append("Error: " + _error_message(failure, settings, timeout_ms))
+        hint = hint_for(failure, code, data_folder=settings.data_dir is not None)
+        if hint is not None:
+            failure["hint"] = hint
+            parts.append("Hint: " + hint)
+    else:
+        shown = _result_text(structured)
+        result = _labelled("Result", shown)
+        whole_string = structured.get("resultType") == "string" and shown == structured.get("result")
+        if outcome.get("resultShortened") and "result" in structured and not whole_string:
+            result += "\n(the text above is shortened; the full value is in the structured result)"
+        parts.append(result)
+    if structured["stdout"]:
+        parts.append("stdout:\n" + fenced(structured["stdout"]))
+    if structured["stderr"]:
+        parts.append("stderr:\n" + fenced(structured["stderr"]))
+    if structured["truncated"]:
+        parts.append(
+            f"(output truncated to {settings.output_cap_bytes} bytes; {structured.get('omittedBytes', 0)} bytes "
+            "left out: print less, or summarise before printing)"
+        )
+    if tool_calls is not None:
+        structured["toolCalls"] = list(tool_calls)
+        if tool_calls:
+            parts.append(_calls_line(tool_calls))
+    text = "\n\n".join(parts)
+    if failure is not None:
+        return error(text, structured)
+    return ok(text, structured)
+
+
+
+
+def _calls_line(calls: Sequence[dict[str, Any]]) -> str:
+    """``Tool calls (3): github.search_issues ok ×2, slack.post declined``: each server.tool and outcome, counted."""
+    counts: dict[tuple[str, str], int] = {}
+    for call in calls:
+        key = (f"{call['server']}.{call['tool']}", str(call["outcome"]))
+        counts[key] = counts.get(key, 0) + 1
+    shown = [f"{name} {outcome}" + (f" ×{count}" if count > 1 else "") for (name, outcome), count in counts.items()]
+    if len(shown) > 12:
+        shown = [*shown[:12], f"and {len(shown) - 12} more"]
+    return f"Tool calls ({len(calls)}): " + ", ".join(shown)

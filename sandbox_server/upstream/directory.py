@@ -1,0 +1,135 @@
+"""The upstream tools as code sees them at this moment: which servers answer, which of their tools each exposes,
+what each call may do, the checks of their schemas, and what ``execute_js_with_tools`` says about them.
+
+Everything is read from the live connections each time it is asked for, so a server that lists new tools (or comes
+back after failing) changes the next execution's ``tools`` and the next ``tools/list``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+
+from sandbox_server.upstream.connection import Upstream, Upstreams
+from sandbox_server.upstream.declarations import ToolInfo
+from sandbox_server.upstream.policy import Decision, ServerTools, combined_annotations, decide
+from sandbox_server.upstream.schemas import SchemaCheck
+from sandbox_server.upstream.search import call_expression
+
+__all__ = ["LISTED_TOOLS", "Directory", "Found"]
+
+LISTED_TOOLS = 40
+"""Past this many callable tools, the description lists servers with their counts instead of tool names."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """An exposed tool, looked up by name, and what a call of it may do."""
+
+    upstream: Upstream
+    tool: types.Tool
+    decision: Decision
+
+
+class Directory:
+    """The view of ``upstreams`` that ``execute_js_with_tools`` works from."""
+
+    def __init__(self, upstreams: Upstreams) -> None:
+        self.upstreams = upstreams
+        self._checks: dict[tuple[str, str, str], SchemaCheck | None] = {}
+
+    def exposed(self, upstream: Upstream) -> list[types.Tool] | None:
+        """The tools ``upstream`` lets code see (its ``tools`` patterns), or None while they are unknown."""
+        if upstream.state != "ready" and not upstream.tools:
+            return None
+        return [tool for tool in upstream.tools if upstream.config.exposes(tool.name)]
+
+    def server_tools(self) -> list[ServerTools]:
+        """Each server's policy and exposed tools."""
+        return [ServerTools(upstream.config, self.exposed(upstream)) for upstream in self.upstreams]
+
+    def annotations(self) -> types.ToolAnnotations:
+        """What ``execute_js_with_tools`` may claim, from what its code can call now."""
+        return combined_annotations(self.server_tools())
+
+    def manifest(self) -> dict[str, Any]:
+        """What the global ``tools`` lists (see ``js_runtime/tools.js``)."""
+        servers = []
+        for upstream in self.upstreams:
+            tools = self.exposed(upstream)
+            servers.append(
+                {
+                    "name": upstream.name,
+                    "tools": [tool.name for tool in tools or ()],
+                    "unavailable": None if tools is not None else (upstream.reason or "not connected"),
+                }
+            )
+        return {"servers": servers}
+
+    def infos(self) -> list[ToolInfo]:
+        """Every exposed tool, for ``tools.$search`` and ``tools.$describe``."""
+        infos: list[ToolInfo] = []
+        for upstream in self.upstreams:
+            for tool in self.exposed(upstream) or ():
+                infos.append(ToolInfo.from_mcp(upstream.name, tool))
+        return infos
+
+    def find(self, server: str, name: str) -> Found | str:
+        """The exposed tool ``name`` of ``server`` with its decision, or why there is none (a sentence)."""
+        if server not in self.upstreams.names():
+            return f"there is no server named {server!r}; the servers are: {', '.join(self.upstreams.names())}"
+        upstream = self.upstreams[server]
+        tools = self.exposed(upstream)
+        if tools is None:
+            return f"server {server!r} is not available: {upstream.reason or 'it is not connected'}"
+        for tool in tools:
+            if tool.name == name:
+                return Found(upstream, tool, decide(upstream.config, tool))
+        if any(tool.name == name for tool in upstream.tools):
+            return f"{server}.{name} is not exposed: the upstream configuration's `tools` for {server!r} leaves it out"
+        return f"server {server!r} has no tool named {name!r}; tools.$search(words) finds a tool by what it does"
+
+    def check(self, server: str, tool: types.Tool, which: str) -> SchemaCheck | None:
+        """The compiled check of ``tool``'s ``which`` schema ("input" or "output"), kept while the schema stays."""
+        schema = tool.input_schema if which == "input" else tool.output_schema
+        if schema is None:
+            return None
+        key = (server, tool.name + "\0" + which, json.dumps(schema, sort_keys=True, default=str))
+        if key not in self._checks:
+            if len(self._checks) > 4096:
+                self._checks.clear()
+            self._checks[key] = SchemaCheck.build(schema)
+        return self._checks[key]
+
+    def listing(self) -> str:
+        """The servers and their tools, compactly, for the tool's description."""
+        lines: list[str] = []
+        total = sum(len(self.exposed(upstream) or ()) for upstream in self.upstreams)
+        for upstream in self.upstreams:
+            tools = self.exposed(upstream)
+            policy = {
+                "refuse": "",
+                "confirm": "; tools that are not read-only ask the user first",
+                "allow": "; all callable",
+            }[upstream.config.side_effects]
+            if tools is None:
+                lines.append(f"- {_server_expression(upstream.name)}: not available now")
+                continue
+            if total > LISTED_TOOLS:
+                lines.append(f"- {_server_expression(upstream.name)}: {len(tools)} tools{policy}")
+                continue
+            names = []
+            for tool in tools:
+                access = decide(upstream.config, tool).access
+                names.append(tool.name + (" (refused: not read-only)" if access == "refuse" else ""))
+            lines.append(f"- {_server_expression(upstream.name)}: {', '.join(names) or 'no tools'}{policy}")
+        return "\n".join(lines)
+
+
+def _server_expression(server: str) -> str:
+    """``tools.github`` or ``tools["my-server"]``."""
+    expression = call_expression(server, "x")
+    return expression[: -len(".x")] if expression.endswith(".x") else expression[: -len('["x"]')]

@@ -1,0 +1,112 @@
+"""What code may do with each upstream tool, and what ``execute_js_with_tools`` may honestly claim as a result.
+
+A tool's annotations are its server's hints, read as the MCP specification defines their defaults: a tool is
+read-only only when it says ``readOnlyHint: true``; a tool that is not read-only may be destructive unless it says
+``destructiveHint: false``, and is idempotent only when it says ``idempotentHint: true``. An unannotated tool is
+therefore a possibly destructive one. The server's ``sideEffects`` policy decides what happens to a tool that is
+not read-only: ``refuse`` (the default), ``confirm`` (the user's consent per call, through elicitation) or
+``allow``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import mcp_types as types
+
+from sandbox_server.upstream.config import ServerConfig
+
+__all__ = ["Access", "Decision", "ServerTools", "combined_annotations", "decide", "effects", "is_read_only"]
+
+Access = Literal["call", "confirm", "refuse"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a call of one exposed tool may do: ``access``, and for a refusal, why (a sentence for the model)."""
+
+    access: Access
+    reason: str | None = None
+
+
+def is_read_only(tool: types.Tool) -> bool:
+    """Whether the tool's server says it changes nothing."""
+    return tool.annotations is not None and tool.annotations.read_only_hint is True
+
+
+def _destructive(tool: types.Tool) -> bool:
+    if is_read_only(tool):
+        return False
+    return tool.annotations is None or tool.annotations.destructive_hint is not False
+
+
+def _idempotent(tool: types.Tool) -> bool:
+    if is_read_only(tool):
+        return True
+    return tool.annotations is not None and tool.annotations.idempotent_hint is True
+
+
+def effects(tool: types.Tool) -> str:
+    """The tool's annotations in words, for the user asked to consent and for the model."""
+    if is_read_only(tool):
+        return "read-only"
+    if tool.annotations is None:
+        return "unannotated: it may change or delete data"
+    parts = ["may delete or overwrite data" if _destructive(tool) else "changes data without deleting any"]
+    parts.append("idempotent" if _idempotent(tool) else "not idempotent")
+    if tool.annotations.open_world_hint is not False:
+        parts.append("reaches outside its server")
+    return ", ".join(parts)
+
+
+def decide(config: ServerConfig, tool: types.Tool) -> Decision:
+    """What a call of ``tool`` (exposed by ``config``) may do under the server's ``sideEffects`` policy."""
+    if is_read_only(tool) or config.side_effects == "allow":
+        return Decision("call")
+    if config.side_effects == "confirm":
+        return Decision("confirm")
+    return Decision(
+        "refuse",
+        f"{config.name}.{tool.name} is not annotated read-only (readOnlyHint) and server {config.name!r} refuses "
+        'tools with side effects (its "sideEffects" is "refuse"); the user can set "sideEffects" to "confirm" '
+        'or "allow" for this server in the upstream configuration',
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ServerTools:
+    """One server's policy and the tools it exposes, or None when they are not known (the server is not reachable)."""
+
+    config: ServerConfig
+    tools: Sequence[types.Tool] | None
+
+
+def combined_annotations(servers: Iterable[ServerTools]) -> types.ToolAnnotations:
+    """The annotations of a tool whose code can call every tool these servers let it call.
+
+    Read-only only if every callable tool is; destructive if any may be; idempotent only if all are; always open
+    world. A server whose tools are unknown counts, unless it refuses side effects, as one that may be destructive:
+    whatever it lists once it answers becomes callable.
+    """
+    read_only = True
+    destructive = False
+    idempotent = True
+    for server in servers:
+        if server.tools is None:
+            if server.config.side_effects != "refuse":
+                read_only, destructive, idempotent = False, True, False
+            continue
+        for tool in server.tools:
+            if decide(server.config, tool).access == "refuse":
+                continue
+            read_only = read_only and is_read_only(tool)
+            destructive = destructive or _destructive(tool)
+            idempotent = idempotent and _idempotent(tool)
+    return types.ToolAnnotations(
+        read_only_hint=read_only,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=True,
+    )
