@@ -89,7 +89,7 @@ def declarations(
             name = f"{base}_{count}"
         functions.add(name)
         text = writer.tool(tool, name, max_chars)
-        if size + len(text) > max_file_chars:
+        if size + len(text) + 100 > max_file_chars:  # room for the closing note
             rest = len(tools) - index
             parts.append(
                 f"/* … {rest} more tool{'s' if rest != 1 else ''} not shown: the file is at its size limit. */"
@@ -117,6 +117,20 @@ class _Aliases:
     pending: list[tuple[str, object, str, object]] = field(default_factory=list)
     """(name, document, name of the document's root, target schema) of aliases named but not yet written."""
 
+    direct: dict[str, set[str]] = field(default_factory=dict)
+    """The aliases each alias names outside any object or array type of its own."""
+
+    def reaches(self, start: str, goal: str) -> bool:
+        seen, stack = set(), [start]
+        while stack:
+            name = stack.pop()
+            if name == goal:
+                return True
+            if name not in seen:
+                seen.add(name)
+                stack.extend(self.direct.get(name, ()))
+        return False
+
     def name(self, key: object, base: str, document: object, root_name: str, target: object) -> str:
         if key in self.by_key:
             return self.by_key[key]
@@ -141,6 +155,9 @@ class _Writer:
         self.document: object = None
         self.root_name = "Root"
         self.inlining: list[str] = []
+        self.alias: str | None = None
+        """The alias being written, if any, and how many object or array types into it the writer is."""
+        self.structure = 0
 
     def tool(self, tool: ToolInfo, name: str, max_chars: int) -> str:
         self.budget, self.truncated = max_chars, False
@@ -160,7 +177,9 @@ class _Writer:
         if self.aliases is not None:
             while self.aliases.pending:
                 alias, self.document, self.root_name, target = self.aliases.pending.pop(0)
-                body = "unknown" if _only_reference_loop(self.document, target) else self.type(target, "", 1)
+                self.alias, self.structure = alias, 0
+                body = self.type(target, "", 1)
+                self.alias = None
                 text += f"\n{doc_comment(_schema_doc(target), '', MAX_DOC)}type {alias} = {body};"
         if self.truncated:
             text += "\n/* … truncated: the schemas are larger than this declaration shows; `unknown` marks cuts. */"
@@ -209,14 +228,14 @@ class _Writer:
                 kinds.append("object")
             if any(key in schema for key in ("items", "prefixItems")):
                 kinds.append("array")
-            if not kinds:
-                return []
+        if not kinds:
+            return []
         members = []
         for name in dict.fromkeys(kinds):
-            if name == "object":
-                members.append(self._object(schema, indent, depth))
-            elif name == "array":
-                members.append(self._array(schema, indent, depth))
+            if name in ("object", "array"):
+                self.structure += 1
+                members.append((self._object if name == "object" else self._array)(schema, indent, depth))
+                self.structure -= 1
             else:
                 members.append(_PRIMITIVES.get(name, "unknown"))
         return [union(members)]
@@ -245,12 +264,13 @@ class _Writer:
         extra = schema.get("additionalProperties")
         if extra is not None and extra is not True and extra is not False and extra != {}:
             index.append(self.type(extra, inner, depth + 1))
-        record = f"Record<string, {union(index)}>" if index else None
+        values = union(index) if index else "never" if extra is False else "unknown"
+        # An index signature, unlike Record<>, may refer to the alias it is in (JSON-like recursive values).
+        record = f"Record<string, {values}>" if values in ("unknown", "never") else f"{{ [key: string]: {values} }}"
         if not members:
-            closed = extra is False and not index
-            return record or ("Record<string, never>" if closed else "Record<string, unknown>")
+            return record
         body = object_body(members, indent)
-        return f"{body} & {record}" if record and record != "Record<string, unknown>" else body
+        return f"{body} & {record}" if values not in ("unknown", "never") else body
 
     def _array(self, schema: Mapping[str, object], indent: str, depth: int) -> str:
         items, prefix = schema.get("items"), schema.get("prefixItems")
@@ -290,7 +310,14 @@ class _Writer:
         base = self.root_name if not pointer else type_name(last[:1].upper() + last[1:])
         closure = _closure(self.document, pointer, target)
         key = (base, pointer, closure if closure is not None else id(self.document))
-        return self.aliases.name(key, base, self.document, self.root_name, target)
+        name = self.aliases.name(key, base, self.document, self.root_name, target)
+        if self.alias is not None and self.structure == 0:
+            # TypeScript resolves an alias's own union and intersection members eagerly: one that comes back to
+            # the alias without passing through an object or array type is an error, so that edge is cut.
+            if self.aliases.reaches(name, self.alias):
+                return "unknown /* recursive */"
+            self.aliases.direct.setdefault(self.alias, set()).add(name)
+        return name
 
     def _literal(self, value: object, depth: int) -> str:
         self.budget -= 8
@@ -378,18 +405,6 @@ def _resolve(document: object, ref: str) -> tuple[str, object] | None:
         else:
             return None
     return pointer, node
-
-
-def _only_reference_loop(document: object, target: object) -> bool:
-    """Whether ``target`` is only a ``$ref`` whose chain of plain ``$ref`` targets comes back round."""
-    seen: list[object] = []
-    while isinstance(target, Mapping) and set(target) - {"$ref", "description", "title", "$comment"} == set():
-        found = _resolve(document, target["$ref"]) if isinstance(target.get("$ref"), str) else None
-        if found is None or any(item is target for item in seen) or len(seen) > MAX_DEPTH:
-            return found is not None
-        seen.append(target)
-        target = found[1]
-    return False
 
 
 def _closure(document: object, pointer: str, target: object) -> frozenset[tuple[str, str]] | None:

@@ -24,13 +24,15 @@ __all__ = [
     "union",
 ]
 
-# Names a type alias cannot take: TypeScript's own type names and the globals the output itself uses.
-TYPE_WORDS = frozenset(
+# Names a type alias cannot take: TypeScript's own type names, and globals of the ES library that a
+# declaration uses (Record, Promise) or that a definition named like them would shadow.
+_TYPE_WORDS = (
     "any unknown never string number boolean symbol object bigint undefined void null this true false "
     "type keyof typeof infer is asserts readonly unique declare Record Promise Array Partial Required Readonly "
     "Pick Omit Exclude Extract Date Map Set Object String Number Boolean Error Function Symbol RegExp JSON Math "
     "Iterator"
 )
+TYPE_WORDS = frozenset(_TYPE_WORDS.split())
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _NEWLINES = re.compile("\r\n|[\r\u2028\u2029\x85]")
 
@@ -68,8 +70,13 @@ def parenthesized(text: str, operators: str) -> str:
 
 
 def object_body(members: list[tuple[str, str]], indent: str) -> str:
+    """An object type: on one line when short and undocumented, else a member a line with its doc comment.
+
+    ``members`` are (doc, text) pairs; a text that is a comment (``/* … more */``) takes no semicolon.
+    """
     inline = "{ " + "; ".join(text for _, text in members) + " }"
-    if len(inline) <= 72 and not any(doc for doc, _ in members) and "\n" not in inline and "/*" not in inline:
+    flat = not any(doc or text.startswith("/*") for doc, text in members)
+    if flat and len(inline) <= 72 and "\n" not in inline:
         return inline
     inner = indent + "  "
     lines = [f"{inner}{doc_comment(doc, inner)}{text}{'' if text.startswith('/*') else ';'}" for doc, text in members]
@@ -77,10 +84,12 @@ def object_body(members: list[tuple[str, str]], indent: str) -> str:
 
 
 def comment_text(text: str, limit: int) -> str:
+    """``text`` for a comment: line breaks normalised, no control characters or ``*/``, at most ``limit`` long."""
+    cut = len(text) > limit
     text = _NEWLINES.sub("\n", text[: limit + 1]).replace("\t", " ")
     text = _CONTROL.sub("\ufffd", text).replace("*/", "*\\/")
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(line.rstrip() for line in text.strip().split("\n")))
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return text if len(text) <= limit and not cut else text[: limit - 1].rstrip() + "…"
 
 
 def doc_comment(text: str, indent: str, limit: int = 800) -> str:
