@@ -102,8 +102,10 @@ class SchemaCheck:
 
     @classmethod
     def _unusable(cls, schema: object, root: str, reason: str) -> SchemaCheck:
-        if reason not in _warned and len(_warned) < 1_000:
-            _warned.add(reason)
+        # Once per schema and reason, however often the tool layer rebuilds its checks (on tools/list_changed).
+        key = f"{reason} {json_preview(schema, 200)}"
+        if key not in _warned and len(_warned) < 1_000:
+            _warned.add(key)
             logger.warning("an upstream tool's schema is not used for checks (%s): %s", root, reason)
         return cls(schema, root, None, reason)
 
@@ -215,7 +217,7 @@ def _is_type_error(error: ValidationError) -> bool:
 
 
 def _unresolvable(error: referencing.exceptions.Unresolvable) -> str:
-    return f"its $ref {json_preview(error.ref, 120)} does not resolve"
+    return f"a $ref does not resolve ({json_preview(error.ref, 120)})"
 
 
 def _accepted(kind: object) -> str:
