@@ -158,6 +158,7 @@ class _Writer:
         self.alias: str | None = None
         """The alias being written, if any, and how many object or array types into it the writer is."""
         self.structure = 0
+        self.closures: dict[tuple[int, str], frozenset[tuple[str, str]] | None] = {}
 
     def tool(self, tool: ToolInfo, name: str, max_chars: int) -> str:
         self.budget, self.truncated = max_chars, False
@@ -308,7 +309,10 @@ class _Writer:
         segments = [part for part in pointer.split("/") if part and not part.isdigit()]
         last = segments[-1] if segments else ""
         base = self.root_name if not pointer else type_name(last[:1].upper() + last[1:])
-        closure = _closure(self.document, pointer, target)
+        memo = (id(self.document), pointer)
+        if memo not in self.closures:
+            self.closures[memo] = _closure(self.document, pointer, target)
+        closure = self.closures[memo]
         key = (base, pointer, closure if closure is not None else id(self.document))
         name = self.aliases.name(key, base, self.document, self.root_name, target)
         if self.alias is not None and self.structure == 0:
@@ -341,7 +345,7 @@ class _Writer:
         shown = union([self._literal(value, MAX_DEPTH) for value in values[:MAX_ENUM]]) if values else "never"
         if len(values) <= MAX_ENUM:
             return shown
-        kinds = {_PRIMITIVES.get(_json_type(value), "unknown") for value in itertools.islice(values, MAX_ENUM, 10_000)}
+        kinds = {_PRIMITIVES.get(_json_type(value), "unknown") for value in itertools.islice(values, MAX_ENUM, 1_000)}
         return f"{union([shown, *sorted(kinds)])} /* … {len(values) - MAX_ENUM} more values */"
 
 
