@@ -1,0 +1,1 @@
+"""Calling the tools of other MCP servers from the sandbox ("code mode")."""

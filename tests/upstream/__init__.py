@@ -1,0 +1,1 @@
+"""Tests of calling the tools of other MCP servers from the sandbox."""
