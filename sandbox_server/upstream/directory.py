@@ -14,7 +14,7 @@ from typing import Any
 import mcp_types as types
 
 from sandbox_server.upstream.connection import Upstream, Upstreams
-from sandbox_server.upstream.declarations import ToolInfo
+from sandbox_server.upstream.catalog import ToolInfo
 from sandbox_server.upstream.policy import Decision, ServerTools, combined_annotations, decide
 from sandbox_server.upstream.schemas import SchemaCheck
 from sandbox_server.upstream.search import call_expression

@@ -1,1 +1,1 @@
-"""Tests of calling the tools of other MCP servers from the sandbox."""
+"""Tests of the upstream layer: configuration, connections, declarations, schema checks and search."""

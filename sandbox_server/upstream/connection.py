@@ -1,0 +1,441 @@
+"""One live client connection to an upstream MCP server, restarted on demand after it fails.
+
+The SDK's transports (``stdio_client``, ``streamable_http_client``) and ``ClientSession`` are anyio context
+managers that own task groups, so they must be entered and left by one task. Each :class:`Upstream` therefore has
+an owner task (run by :class:`~sandbox_server.upstream.group.Upstreams`) that holds them for the connection's
+life; calls from any other task go through the ``ClientSession``, whose dispatcher correlates the replies.
+
+Failures are mapped to one error, :class:`UpstreamCallError`, whose ``reason`` is one of::
+
+    protocol      the server answered with a JSON-RPC error, or with a result that breaks the protocol
+    timeout       no answer within the call's time limit (``notifications/cancelled`` went upstream)
+    unavailable   there is no connection and none can be made now (back-off, or the group is closed)
+    crashed       the connection ended during the call (the process exited, the HTTP stream broke)
+    too_large     the result is bigger than the caller accepts
+
+A tool result with ``isError: true`` is an answer, not a failure: it is returned as it is.
+
+Restarts are lazy: a failed connection is re-made by the next call, at once the first time and then no sooner than
+1 s, 2 s, 4 s ... (at most 60 s) after the previous attempt, until a call gets an answer again. A call that comes
+during the wait fails at once, saying when the next attempt may be made.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import anyio
+import httpx2
+import mcp_types as types
+import pydantic_core
+from anyio.streams.memory import MemoryObjectSendStream
+from mcp import ClientSession
+from mcp.client._transport import ReadStream, TransportStreams
+from mcp.client.session import IncomingMessage
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
+
+from sandbox_server.upstream.config import ServerConfig
+
+__all__ = [
+    "BACKOFF_FIRST_S",
+    "BACKOFF_MAX_S",
+    "DEFAULT_CONNECT_TIMEOUT_S",
+    "CallFailure",
+    "Upstream",
+    "UpstreamCallError",
+    "UpstreamState",
+]
+
+logger = logging.getLogger("sandbox_server.upstream")
+
+CallFailure = Literal["protocol", "timeout", "unavailable", "crashed", "too_large"]
+UpstreamState = Literal["starting", "ready", "unavailable"]
+
+DEFAULT_CONNECT_TIMEOUT_S = 10.0
+BACKOFF_FIRST_S = 1.0
+BACKOFF_MAX_S = 60.0
+MAX_TOOL_PAGES = 1_000
+"""A server that keeps handing out cursors is broken; stop listing rather than loop for ever."""
+_SDK_CLOSED_MESSAGES = (
+    "Connection closed",
+    "SSE stream ended without a response",
+    "SSE stream ended and reconnection attempts were exhausted",
+    "SSE stream failed",
+)
+"""The texts the SDK itself gives CONNECTION_CLOSED (-32000); a server may send -32000 for errors of its own."""
+
+
+class UpstreamCallError(Exception):
+    """A call that did not produce a result; ``message`` is safe to show to the model."""
+
+    def __init__(self, message: str, *, reason: CallFailure, code: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason: CallFailure = reason
+        self.code = code
+        """The JSON-RPC error code, when the server answered with an error."""
+
+
+@dataclass(slots=True, eq=False)
+class _Live:
+    """One connection attempt: the session (once entered) and the signals of its life."""
+
+    lost: anyio.Event = field(default_factory=anyio.Event)
+    relist: anyio.Event = field(default_factory=anyio.Event)
+    session: ClientSession | None = None
+    garbled: bool = False
+    """The server wrote something that is not JSON-RPC; said in the reason if the handshake then fails."""
+
+
+class Upstream:
+    """The connection to one configured upstream server, as the rest of the package sees it.
+
+    ``tools`` is the server's whole tool list (every page) from the last listing, kept while the server is
+    unavailable; the caller applies ``config.exposes``. ``reason`` says why the server is unavailable, without
+    secrets.
+    """
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        *,
+        connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S,
+        on_tools_changed: Callable[[str], None] | None = None,
+        backoff_first_s: float = BACKOFF_FIRST_S,
+        backoff_max_s: float = BACKOFF_MAX_S,
+    ) -> None:
+        self.config = config
+        self.name = config.name
+        self.state: UpstreamState = "starting"
+        self.reason: str | None = None
+        self.tools: list[types.Tool] = []
+        self.server_info: types.Implementation | None = None
+        self.instructions: str | None = None
+        self._connect_timeout_s = connect_timeout_s
+        self._on_tools_changed = on_tools_changed
+        self._backoff_first_s = backoff_first_s
+        self._backoff_max_s = backoff_max_s
+        self._live: _Live | None = None
+        self._wanted = anyio.Event()
+        self._settled = anyio.Event()
+        self._failures = 0
+        self._retry_at = 0.0
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        """Whether the group was closed; no connection is made any more."""
+        return self._closed
+
+    def _stopped(self) -> bool:
+        # A call, not an attribute: the group closes us while this task waits, which a type checker cannot see.
+        return self._closed
+
+    def __repr__(self) -> str:
+        return f"<Upstream {self.name!r} {self.state} ({self.config.transport} {self.config.target})>"
+
+    async def call(
+        self, tool: str, arguments: dict[str, Any], *, timeout_s: float, max_result_bytes: int
+    ) -> types.CallToolResult:
+        """Call ``tool`` upstream and return its result as it came (``isError`` results included).
+
+        ``timeout_s`` bounds the whole call, a restart included. Cancelling the caller sends
+        ``notifications/cancelled`` upstream (the SDK's dispatcher does, shielded and bounded).
+
+        Raises:
+            UpstreamCallError: no result; ``reason`` says why.
+        """
+        result: types.CallToolResult | None = None
+        with anyio.move_on_after(timeout_s):
+            live = await self._connection()
+            result = await self._call(live, tool, arguments)
+        if result is None:
+            raise UpstreamCallError(
+                f"{self.name}.{tool} did not answer within {timeout_s:g} s; the call was cancelled", reason="timeout"
+            )
+        # The SDK parses a reply before handing it over, so the size can only be checked afterwards.
+        size = len(pydantic_core.to_json(result, by_alias=True, exclude_none=True))
+        if size > max_result_bytes:
+            raise UpstreamCallError(
+                f"{self.name}.{tool} returned {size} bytes, more than the limit of {max_result_bytes}",
+                reason="too_large",
+            )
+        return result
+
+    async def _call(self, live: _Live, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        assert live.session is not None
+        try:
+            result = await live.session.call_tool(tool, arguments)
+        except MCPError as exc:
+            raise self._call_error(live, tool, exc) from exc
+        except RuntimeError as exc:
+            # The SDK's own checks: structuredContent missing or not matching the tool's outputSchema, or an
+            # input-required result this client did not ask for. The first line says which.
+            raise UpstreamCallError(str(exc).splitlines()[0], reason="protocol") from exc
+        except ValidationError as exc:
+            raise UpstreamCallError(f"{self.name}.{tool} answered with a malformed result", reason="protocol") from exc
+        # An answer, even an isError one, shows the server works: the next failure restarts it at once again.
+        self._failures = 0
+        return result
+
+    def _call_error(self, live: _Live, tool: str, exc: MCPError) -> UpstreamCallError:
+        message = exc.error.message
+        closed = exc.code == types.CONNECTION_CLOSED and (
+            live.lost.is_set() or message.startswith(_SDK_CLOSED_MESSAGES)
+        )
+        if not closed:
+            return UpstreamCallError(self.config.redact(message), reason="protocol", code=exc.code)
+        if self._closed:
+            return UpstreamCallError(f"{self.name}: the upstream connections were closed", reason="unavailable")
+        what = "server process exited" if self.config.transport == "stdio" else "connection to the server broke"
+        self._lose(live, f"the {what}")
+        return UpstreamCallError(
+            f"the {what} during the call to {self.name}.{tool}; the next call starts it again", reason="crashed"
+        )
+
+    async def _connection(self) -> _Live:
+        """The ready connection, asking the owner for a new one when back-off allows."""
+        asked = False
+        while True:
+            if self._closed:
+                raise UpstreamCallError(f"{self.name}: the upstream connections were closed", reason="unavailable")
+            live = self._live
+            if self.state == "ready" and live is not None and not live.lost.is_set():
+                return live
+            if self.state == "starting":
+                await self._settled.wait()
+                continue
+            wait = self._retry_at - anyio.current_time()
+            if asked or wait > 0:
+                later = f"; next attempt in {max(wait, 0):.1f} s" if wait > 0 else ""
+                raise UpstreamCallError(f"{self.name} is unavailable: {self.reason}{later}", reason="unavailable")
+            logger.info("upstream %s: starting again (%s)", self.name, self.reason)
+            self._request_connect()
+            asked = True
+
+    def _request_connect(self) -> None:
+        self.state = "starting"
+        self.reason = None
+        self._settled = anyio.Event()
+        self._wanted.set()
+
+    def _shut(self) -> None:
+        """Mark the upstream closed; calls waiting for a connection fail at once."""
+        self._closed = True
+        self.state = "unavailable"
+        self.reason = "the upstream connections were closed"
+        self._settled.set()
+        self._wanted.set()
+
+    def _failed(self, reason: str) -> None:
+        """Record a failed attempt or a lost connection, and when the next attempt may be made."""
+        reason = self.config.redact(reason)
+        self._failures += 1
+        # The first restart is at once (a crash caused by one call should not cost the next); then back off.
+        delay = (
+            0.0 if self._failures == 1 else min(self._backoff_first_s * 2 ** (self._failures - 2), self._backoff_max_s)
+        )
+        self._retry_at = anyio.current_time() + delay
+        self.state = "unavailable"
+        self.reason = reason
+        self._settled.set()
+        logger.warning("upstream %s (%s): unavailable: %s", self.name, self.config.target, reason)
+
+    def _lose(self, live: _Live, reason: str) -> None:
+        """The connection ``live`` is over; if it was the ready one, the upstream becomes unavailable."""
+        if live.lost.is_set():
+            return
+        live.lost.set()
+        if self._live is live and self.state == "ready" and not self._closed:
+            self._failed(reason)
+
+    async def _serve(self) -> None:
+        """The owner task: make a connection whenever one is wanted, hold it until it ends. Never raises."""
+        while True:
+            await self._wanted.wait()
+            self._wanted = anyio.Event()
+            if self._stopped():
+                return
+            try:
+                await self._connect_and_hold()
+            except Exception as exc:  # the owner is the top of this connection: a server's failure stays here
+                detail = _describe(exc, self.config)
+                if self._stopped():
+                    pass
+                elif self.state == "starting":
+                    self._failed(detail)
+                elif self.state == "unavailable":
+                    # The loss was recorded when it was noticed; the transport's exception says more.
+                    self.reason = detail
+                    logger.info("upstream %s: the connection ended: %s", self.name, detail)
+
+    async def _connect_and_hold(self) -> None:
+        live = _Live()
+        self._live = live
+        async with _open_transport(self.config) as (read, write), anyio.create_task_group() as group:
+            to_session, session_read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+            group.start_soon(self._pump, live, read, to_session)
+
+            async def on_message(message: IncomingMessage) -> None:
+                if isinstance(message, types.ToolListChangedNotification):
+                    live.relist.set()
+                elif isinstance(message, Exception) and not live.garbled:
+                    live.garbled = True
+                    logger.warning("upstream %s: the server wrote output that is not JSON-RPC", self.name)
+
+            async with ClientSession(session_read, write, message_handler=on_message, client_info=_client_info()) as s:
+                live.session = s
+                try:
+                    with anyio.fail_after(self._connect_timeout_s):
+                        initialized = await s.initialize()
+                        tools = await _list_tools(s)
+                except TimeoutError:
+                    garbled = " (its output was not JSON-RPC)" if live.garbled else ""
+                    self._failed(f"no answer to the MCP handshake within {self._connect_timeout_s:g} s{garbled}")
+                    return  # leaving the contexts stops the server; the state is already settled
+                except (MCPError, RuntimeError, ValidationError) as exc:
+                    ended = "exited" if self.config.transport == "stdio" else "closed the connection"
+                    self._failed(f"the server {ended} during the MCP handshake" if live.lost.is_set() else
+                                 f"the MCP handshake failed: {_describe(exc, self.config)}")  # fmt: skip
+                    return
+                self._become_ready(initialized, tools)
+                group.start_soon(self._relist, live)
+                try:
+                    await live.lost.wait()
+                finally:
+                    self._lose(live, "the connection ended")
+            group.cancel_scope.cancel()
+
+    def _become_ready(self, initialized: types.InitializeResult, tools: list[types.Tool]) -> None:
+        changed = bool(self.server_info) and _dump(tools) != _dump(self.tools)
+        self.tools = tools
+        self.server_info = initialized.server_info
+        self.instructions = initialized.instructions
+        self.state = "ready"
+        self.reason = None
+        self._settled.set()
+        info = initialized.server_info
+        logger.info(
+            "upstream %s: connected to %s (%s %s, protocol %s, %d tools)",
+            self.name, self.config.target, info.name, info.version, initialized.protocol_version, len(tools),
+        )  # fmt: skip
+        if changed:
+            self._tools_changed()
+
+    async def _pump(
+        self, live: _Live, source: ReadStream[SessionMessage | Exception], sink: MemoryObjectSendStream[Any]
+    ) -> None:
+        """Pass messages to the session; notice the end of the transport's stream, which the session keeps to
+        itself (its pending requests then fail with CONNECTION_CLOSED)."""
+        try:
+            async for item in source:
+                await sink.send(item)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+            pass
+        finally:
+            # Lost first, then close: a call woken by the close must already see the connection as gone.
+            ended = "server process exited" if self.config.transport == "stdio" else "server closed the connection"
+            self._lose(live, f"the {ended}")
+            sink.close()
+
+    async def _relist(self, live: _Live) -> None:
+        """Follow ``notifications/tools/list_changed``: list every page again, then tell the owner of the group."""
+        assert live.session is not None
+        while True:
+            await live.relist.wait()
+            live.relist = anyio.Event()
+            try:
+                with anyio.fail_after(self._connect_timeout_s):
+                    tools = await _list_tools(live.session)
+            except (MCPError, RuntimeError, ValidationError, TimeoutError) as exc:
+                logger.warning("upstream %s: listing tools again failed: %s", self.name, _describe(exc, self.config))
+                continue
+            if self._live is live:
+                self.tools = tools
+                logger.info("upstream %s: tool list changed (%d tools)", self.name, len(tools))
+                self._tools_changed()
+
+    def _tools_changed(self) -> None:
+        if self._on_tools_changed is None:
+            return
+        try:
+            self._on_tools_changed(self.name)
+        except Exception:  # the callback is the caller's code; its bug must not end our connection
+            logger.exception("upstream %s: the tools-changed callback raised", self.name)
+
+
+@asynccontextmanager
+async def _open_transport(config: ServerConfig) -> AsyncIterator[TransportStreams]:
+    if config.transport == "stdio":
+        assert config.command is not None
+        # stdio_client gives the child only a safe default environment (HOME, PATH, ...) plus ``env``.
+        parameters = StdioServerParameters(
+            command=config.command, args=list(config.args), env=dict(config.env), cwd=config.cwd
+        )
+        async with stdio_client(parameters) as streams:
+            yield streams
+    else:
+        assert config.url is not None
+        async with (
+            create_mcp_http_client(headers=dict(config.headers)) as client,
+            streamable_http_client(config.url, http_client=client) as streams,
+        ):
+            yield streams
+
+
+async def _list_tools(session: ClientSession) -> list[types.Tool]:
+    tools: list[types.Tool] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for _ in range(MAX_TOOL_PAGES):
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        page = await session.list_tools(params=params)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if cursor is None:
+            return tools
+        if cursor in seen:
+            raise RuntimeError("tools/list returned a cursor it had returned before")
+        seen.add(cursor)
+    raise RuntimeError(f"tools/list returned more than {MAX_TOOL_PAGES} pages")
+
+
+def _describe(exc: BaseException, config: ServerConfig) -> str:
+    """Why a connection failed, in words without secrets: library messages may quote a URL or a header."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, MCPError):
+        text = f"error {exc.code}: {exc.error.message}"
+    elif isinstance(exc, httpx2.TimeoutException):
+        text = f"timed out reaching {config.target}"
+    elif isinstance(exc, httpx2.ConnectError):
+        text = f"cannot connect to {config.target}"
+    elif isinstance(exc, httpx2.HTTPError):
+        text = f"HTTP failure talking to {config.target} ({type(exc).__name__})"
+    elif isinstance(exc, OSError):
+        text = f"cannot start {config.target}: {exc.strerror or type(exc).__name__}"
+    elif isinstance(exc, RuntimeError | ValueError) and not isinstance(exc, ValidationError):
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    else:
+        text = type(exc).__name__
+    return config.redact(text)
+
+
+def _dump(tools: list[types.Tool]) -> list[dict[str, Any]]:
+    return [tool.model_dump(mode="json", exclude_none=True) for tool in tools]
+
+
+def _client_info() -> types.Implementation:
+    # Imported here: the server module will import the tool that uses this package.
+    from sandbox_server.server import SERVER_NAME, package_version
+
+    return types.Implementation(name=SERVER_NAME, version=package_version())
