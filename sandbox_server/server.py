@@ -38,9 +38,10 @@ from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
 from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
 from sandbox_server.upstream.config import load_upstream_config
-from sandbox_server.upstream.connection import Upstreams
 from sandbox_server.upstream.consent import Elicitation
 from sandbox_server.upstream.directory import Directory
+from sandbox_server.upstream.group import Upstreams
+from sandbox_server.upstream.resources import ToolResources
 from sandbox_server.validation import ArgumentValidator
 
 __all__ = ["SERVER_NAME", "App", "build_server", "package_version"]
@@ -92,6 +93,8 @@ class App:
     """The data folder, when one is configured: its files are published as resources and readable by code."""
     upstreams: Upstreams | None = None
     """The other MCP servers whose tools ``execute_js_with_tools`` calls, when an upstream file is configured."""
+    directory: Directory | None = None
+    """The live view of ``upstreams`` the tool works from."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -104,12 +107,13 @@ class App:
         pool = WorkerPool(settings.workers, limits, max_queue_wait_s=settings.max_queue_wait_s)
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
         registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder)])
-        upstreams = None
+        upstreams = directory = None
         if settings.upstream is not None:
             upstreams = Upstreams(
                 load_upstream_config(settings.upstream), connect_timeout_s=settings.upstream_connect_timeout_s
             )
-            registry.add(execute_js_with_tools_tool(settings, pool, Directory(upstreams), folder))
+            directory = Directory(upstreams)
+            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder))
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         return cls(
@@ -120,6 +124,7 @@ class App:
             backlog=backlog,
             folder=folder,
             upstreams=upstreams,
+            directory=directory,
         )
 
     async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
@@ -246,19 +251,29 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         return result.to_mcp()
 
     # The resources capability exists only with a data folder: without one, the catalogue stays as it was.
+    # The resources capability exists only with a data folder or upstream servers: without, the catalogue stays as
+    # it was. The tool declarations come first, on the first page; the folder's files page after them.
     resource_handlers: dict[str, Any] = {}
-    if app.folder is not None:
-        resources = DataResources(app.folder, app.settings.max_resource_bytes)
+    files = DataResources(app.folder, app.settings.max_resource_bytes) if app.folder is not None else None
+    declared = ToolResources(app.directory) if app.directory is not None else None
+    if files is not None or declared is not None:
 
         async def list_resources(
             ctx: ServerRequestContext[App], params: types.PaginatedRequestParams | None
         ) -> types.ListResourcesResult:
-            return await resources.list(params)
+            first = params is None or params.cursor is None
+            listed = types.ListResourcesResult(resources=[]) if files is None else await files.list(params)
+            if declared is not None and first:
+                listed.resources = [*declared.list(), *listed.resources]
+            return listed
 
         async def read_resource(
             ctx: ServerRequestContext[App], params: types.ReadResourceRequestParams
         ) -> types.ReadResourceResult:
-            return await resources.read(params)
+            if declared is not None and (files is None or declared.owns(str(params.uri))):
+                return declared.read(str(params.uri))
+            assert files is not None
+            return await files.read(params)
 
         resource_handlers = {"on_list_resources": list_resources, "on_read_resource": read_resource}
 

@@ -82,6 +82,10 @@ def _run(argv: Sequence[str] | None) -> int:
         problems = "; ".join(configuration_problem(error, args) for error in exc.errors())
         sys.stderr.write(f"sandbox-server: invalid configuration: {problems}\n")
         return 2
+    if settings.upstream is not None:
+        from sandbox_server.upstream.config import load_upstream_config
+
+        load_upstream_config(settings.upstream)  # a broken file is reported here, before any server starts
     _configure_logging(settings.log_level if args.command in (None, "serve") else "warning")
     if args.command == "tools":
         arguments = call_arguments(args)

@@ -21,7 +21,9 @@ async def upstream_command(settings: Settings, as_json: bool) -> int:
     if settings.upstream is None:
         sys.stderr.write("sandbox-server: no upstream servers are configured: pass --upstream FILE\n")
         return 1
-    upstreams = Upstreams(load_upstream_config(settings.upstream), connect_timeout_s=settings.upstream_connect_timeout_s)
+    upstreams = Upstreams(
+        load_upstream_config(settings.upstream), connect_timeout_s=settings.upstream_connect_timeout_s
+    )
     async with upstreams:
         directory = Directory(upstreams)
         report = []

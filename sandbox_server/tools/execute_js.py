@@ -62,7 +62,8 @@ Files: the user shared a data folder (listed as resources). Name files in `files
 `rows` (objects keyed by the header, string values, a missing cell is null), `records` (string arrays, header \
 first) and `header`; JSON adds `json`. `{{"path": p, "as": "bytes"}}` gives a Uint8Array `bytes` (`as` also \
 takes text, csv, tsv, json). Node's fs reads the folder too, read-only. At most {settings.max_files} files and \
-{settings.max_files_bytes} bytes per call. Example: files `["sales.csv"]`, code `files['sales.csv'].rows.reduce((t, r) => t + Number(r.amount), 0)`."""
+{settings.max_files_bytes} bytes per call. Example: files `["sales.csv"]`, code \
+`files['sales.csv'].rows.reduce((t, r) => t + Number(r.amount), 0)`."""
 
 
 def _files_schema(settings: Settings) -> dict[str, Any]:
@@ -93,7 +94,7 @@ def input_schema(settings: Settings, files: bool = False, *, brief: bool = False
     if files:
         schema["properties"]["files"] = _files_schema(settings)
     if brief:
-        for name, value in schema["properties"].items():
+        for value in schema["properties"].values():
             value["description"] = "as in execute_js"
     return schema
 

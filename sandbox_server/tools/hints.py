@@ -81,13 +81,14 @@ _TYPE_AS_VALUE = (
 _NOT_DEFINED = re.compile(r"^(\S+) is not defined$")
 
 
-def hint_for(error: dict[str, Any], code: str, *, data_folder: bool = False) -> str | None:
+def hint_for(error: dict[str, Any], code: str, *, data_folder: bool = False, upstream: bool = False) -> str | None:
     """A sentence telling the model what to use instead, when ``error`` comes from such a habit.
 
     Args:
         error: The outcome's error object.
         code: The code that ran (unused by the rules in force; kept for rules that need it).
         data_folder: Whether the server shares a data folder (files are then read through ``files`` or fs).
+        upstream: Whether other MCP servers are configured (their tools are then ``execute_js_with_tools``'s).
     """
     del code
     name, message = error.get("name"), error.get("message")
@@ -99,6 +100,13 @@ def hint_for(error: dict[str, Any], code: str, *, data_folder: bool = False) -> 
     missing = match.group(1)
     if missing in _TYPE_NAMES:
         return _TYPE_AS_VALUE.format(name=missing)
+    if missing in ("tools", "ToolError"):
+        if upstream:
+            return (
+                "`tools` (the other MCP servers' tools) exists only in execute_js_with_tools: run this code with "
+                "that tool instead of execute_js."
+            )
+        return "this server has no other MCP servers configured, so there is no `tools` to call."
     if missing == "files":
         return _FILES_WITHOUT_ARGUMENT if data_folder else _FILES_NO_FOLDER
     if missing in _MODULE_NAMES:

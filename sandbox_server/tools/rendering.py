@@ -135,7 +135,9 @@ def render_outcome(
     failure = structured["error"]
     if failure is not None:
         parts.append("Error: " + _error_message(failure, settings, timeout_ms))
-        hint = hint_for(failure, code, data_folder=settings.data_dir is not None)
+        hint = hint_for(
+            failure, code, data_folder=settings.data_dir is not None, upstream=settings.upstream is not None
+        )
         if hint is not None:
             failure["hint"] = hint
             parts.append("Hint: " + hint)
@@ -165,15 +167,13 @@ def render_outcome(
     return ok(text, structured)
 
 
-
-
 def _calls_line(calls: Sequence[dict[str, Any]]) -> str:
-    """``Tool calls (3): github.search_issues ok ×2, slack.post declined``: each server.tool and outcome, counted."""
+    """``Tool calls (3): github.search_issues ok x2, slack.post declined``: each server.tool and outcome, counted."""
     counts: dict[tuple[str, str], int] = {}
     for call in calls:
         key = (f"{call['server']}.{call['tool']}", str(call["outcome"]))
         counts[key] = counts.get(key, 0) + 1
-    shown = [f"{name} {outcome}" + (f" ×{count}" if count > 1 else "") for (name, outcome), count in counts.items()]
+    shown = [f"{name} {outcome}" + (f" x{count}" if count > 1 else "") for (name, outcome), count in counts.items()]
     if len(shown) > 12:
         shown = [*shown[:12], f"and {len(shown) - 12} more"]
     return f"Tool calls ({len(calls)}): " + ", ".join(shown)

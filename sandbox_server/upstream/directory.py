@@ -13,13 +13,14 @@ from typing import Any
 
 import mcp_types as types
 
-from sandbox_server.upstream.connection import Upstream, Upstreams
 from sandbox_server.upstream.catalog import ToolInfo
+from sandbox_server.upstream.connection import Upstream
+from sandbox_server.upstream.group import Upstreams
 from sandbox_server.upstream.policy import Decision, ServerTools, combined_annotations, decide
 from sandbox_server.upstream.schemas import SchemaCheck
 from sandbox_server.upstream.search import call_expression
 
-__all__ = ["LISTED_TOOLS", "Directory", "Found"]
+__all__ = ["LISTED_TOOLS", "Directory", "Found", "public_reason"]
 
 LISTED_TOOLS = 40
 """Past this many callable tools, the description lists servers with their counts instead of tool names."""
@@ -64,18 +65,18 @@ class Directory:
                 {
                     "name": upstream.name,
                     "tools": [tool.name for tool in tools or ()],
-                    "unavailable": None if tools is not None else (upstream.reason or "not connected"),
+                    "unavailable": None if tools is not None else public_reason(upstream),
                 }
             )
         return {"servers": servers}
 
     def infos(self) -> list[ToolInfo]:
         """Every exposed tool, for ``tools.$search`` and ``tools.$describe``."""
-        infos: list[ToolInfo] = []
-        for upstream in self.upstreams:
-            for tool in self.exposed(upstream) or ():
-                infos.append(ToolInfo.from_mcp(upstream.name, tool))
-        return infos
+        return [
+            ToolInfo.from_mcp(upstream.name, tool)
+            for upstream in self.upstreams
+            for tool in self.exposed(upstream) or ()
+        ]
 
     def find(self, server: str, name: str) -> Found | str:
         """The exposed tool ``name`` of ``server`` with its decision, or why there is none (a sentence)."""
@@ -84,7 +85,7 @@ class Directory:
         upstream = self.upstreams[server]
         tools = self.exposed(upstream)
         if tools is None:
-            return f"server {server!r} is not available: {upstream.reason or 'it is not connected'}"
+            return f"server {server!r} is not available: {public_reason(upstream)}"
         for tool in tools:
             if tool.name == name:
                 return Found(upstream, tool, decide(upstream.config, tool))
@@ -127,6 +128,17 @@ class Directory:
                 names.append(tool.name + (" (refused: not read-only)" if access == "refuse" else ""))
             lines.append(f"- {_server_expression(upstream.name)}: {', '.join(names) or 'no tools'}{policy}")
         return "\n".join(lines)
+
+
+def public_reason(upstream: Upstream) -> str:
+    """Why ``upstream`` is unavailable, as the running code and the model may read it: without its credentials,
+    and without its command line or URL, where users also put tokens."""
+    reason = upstream.config.redact(upstream.reason or "it is not connected")
+    config = upstream.config
+    for value in sorted({config.command or "", *config.args, config.url or ""}, key=len, reverse=True):
+        if len(value) >= 4:
+            reason = reason.replace(value, "<configured>")
+    return reason
 
 
 def _server_expression(server: str) -> str:

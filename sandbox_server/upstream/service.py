@@ -31,6 +31,8 @@ __all__ = ["CallLimits", "CallRecord", "Consent", "ConsentAnswer", "ToolsService
 
 logger = logging.getLogger("sandbox_server.upstream")
 
+_SDK_OUTPUT_CHECK = "Invalid structured content returned by tool"
+
 ConsentAnswer = Literal["accept", "decline", "cancel"]
 
 
@@ -175,7 +177,8 @@ class ToolsService:
         problems = check.problems(arguments) if check is not None else []
         if problems:
             raise _failure(
-                f"the arguments do not match the input schema of {server}.{name}: " + "; ".join(problems)
+                f"the arguments do not match the input schema of {server}.{name}: "
+                + "; ".join(problems)
                 + f'. tools.$describe("{server}.{name}") shows the parameters',
                 "invalid_arguments",
                 server,
@@ -189,6 +192,15 @@ class ToolsService:
             )
         except UpstreamCallError as exc:
             message = str(exc)
+            if exc.reason == "protocol" and message.startswith(_SDK_OUTPUT_CHECK):
+                # The SDK's client checks structuredContent against the outputSchema itself, before we could.
+                detail = message.split(": ", 1)[-1]
+                raise _failure(
+                    f"{server}.{name} returned a result that does not match its own output schema: {detail}",
+                    "invalid_result",
+                    server,
+                    name,
+                ) from None
             if exc.reason == "timeout":
                 message += " (tool_call_timeout_s)"
             elif exc.reason == "too_large":
@@ -205,8 +217,7 @@ class ToolsService:
             wrong = output.problems(result.structured_content) if output is not None else []
             if wrong:
                 raise _failure(
-                    f"{server}.{name} returned a result that does not match its own output schema: "
-                    + "; ".join(wrong),
+                    f"{server}.{name} returned a result that does not match its own output schema: " + "; ".join(wrong),
                     "invalid_result",
                     server,
                     name,
@@ -236,8 +247,9 @@ class ToolsService:
             try:
                 answer = await self.consent(message)
             except ConsentUnavailable as exc:
-                raise _failure(f"{server}.{name} needs the user's consent for each call, and {exc}", "refused",
-                               server, name) from None
+                raise _failure(
+                    f"{server}.{name} needs the user's consent for each call, and {exc}", "refused", server, name
+                ) from None
         if answer != "accept":
             verb = "declined" if answer == "decline" else "dismissed the request for"
             raise _failure(f"the user {verb} this call of {server}.{name}", "declined", server, name)

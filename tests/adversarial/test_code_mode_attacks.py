@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from sandbox_server.upstream.directory import Directory
@@ -52,7 +53,8 @@ async def test_nothing_the_code_can_reach_holds_an_upstream_credential(
         """
         const seen = [];
         const walk = (value, depth) => {
-          if (depth > 4 || value === null || (typeof value !== 'object' && typeof value !== 'function')) return;
+          if (depth > 4 || value === null || value === input) return;
+          if (typeof value !== 'object' && typeof value !== 'function') return;
           for (const key of Reflect.ownKeys(value)) {
             seen.push(String(key));
             try { const d = Object.getOwnPropertyDescriptor(value, key); if (d && 'value' in d) {
@@ -66,12 +68,15 @@ async def test_nothing_the_code_can_reach_holds_an_upstream_credential(
           try { seen.push(await tools.$describe(server)); } catch (e) { seen.push(e.message); }
         }
         try { await tools.failing.anything(); } catch (e) { seen.push(e.message, JSON.stringify(e)); }
-        seen.push(typeof process === 'undefined' ? '' : JSON.stringify(process.env ?? {}));
-        seen.join('\\n')
-        """
+        try { seen.push(JSON.stringify(require('process').env)); } catch (e) { seen.push(e.message); }
+        const found = seen.filter((text) => typeof text === 'string' && text.includes(input.needle));
+        [seen.length, found]
+        """,
+        input={"needle": SECRET},
     )
     assert structured["ok"], structured["error"]
-    assert SECRET not in json.dumps(structured)
+    count, found = structured["result"]
+    assert count > 100 and found == []
     assert SECRET not in "\n".join(getattr(block, "text", "") for block in result.content)
     assert SECRET not in ((await attacked.tool()).description or "")
     assert SECRET not in caplog.text
@@ -146,7 +151,7 @@ async def test_no_call_is_made_after_its_execution_ended(attacked: CodeMode) -> 
         timeout_ms=300,
     )
     assert structured["error"]["kind"] == "timeout"
-    await anyio.sleep(0)  # nothing to wait for: the calls are cancelled as the outcome arrives
+    await anyio.lowlevel.checkpoint()  # nothing to wait for: the calls are cancelled as the outcome arrives
     assert [call["tool"] for call in structured["toolCalls"]] == ["slow"]
     assert await attacked.value("(await tools.writes.state()).touched") == 0
 
@@ -178,18 +183,17 @@ async def test_probing_the_tools_object_finds_no_way_to_the_host(attacked: CodeM
     value = await attacked.value(
         """
         const probes = ['__proto__', 'constructor', 'prototype', 'then', 'toJSON', 'hostCall', 'call', 'apply'];
-        const out = {};
+        const out = Object.create(null);
         for (const key of probes) { try { out[key] = typeof tools[key]; } catch (e) { out[key] = e.name; } }
         let assigned;
         try { tools.records = { list_records: () => 'mine' }; assigned = typeof tools.records.list_records; }
         catch (e) { assigned = e.name; }
         const fn = tools.records.list_records;
-        [out, assigned, Object.getPrototypeOf(tools), 'prototype' in fn, fn.toString().includes('hostCall')]
+        [out, assigned, Object.getPrototypeOf(tools), 'prototype' in fn]
         """
     )
-    probes, assigned, proto, has_prototype, shows_host = value
+    probes, assigned, proto, has_prototype = value
     assert probes["__proto__"] in ("undefined", "object") and probes["then"] == "undefined"
     assert probes["hostCall"] == "ToolError"
     assert assigned in ("function", "TypeError")
     assert proto is None and has_prototype is False
-    assert shows_host is False or shows_host is True  # the source text reveals names, not capabilities

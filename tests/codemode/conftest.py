@@ -25,8 +25,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def stdio_server(module: str, *args: str, **policy: Any) -> dict[str, Any]:
     """A config entry that runs ``tests.upstream.servers.<module>`` over stdio."""
-    return {"command": sys.executable, "args": ["-m", f"tests.upstream.servers.{module}", *args], "cwd": str(ROOT),
-            **policy}
+    return {
+        "command": sys.executable,
+        "args": ["-m", f"tests.upstream.servers.{module}", *args],
+        "cwd": str(ROOT),
+        **policy,
+    }
 
 
 def write_config(folder: Path, servers: dict[str, dict[str, Any]], name: str = "upstream.json") -> Path:
@@ -76,9 +80,7 @@ def _text(result: types.CallToolResult) -> str:
 
 
 @asynccontextmanager
-async def code_mode(
-    config: Path, user: User | None = None, **settings: Any
-) -> AsyncIterator[CodeMode]:
+async def code_mode(config: Path, user: User | None = None, **settings: Any) -> AsyncIterator[CodeMode]:
     app = App.create(make_settings(upstream=config, workers=1, **settings))
     callback: Callable[..., Awaitable[Any]] | None = user
     async with Client(build_server(app=app), mode="legacy", elicitation_callback=callback) as client:  # type: ignore[arg-type]

@@ -37,7 +37,9 @@ def overlapping(calls: list[dict[str, float]]) -> int:
 
 
 async def test_promise_all_runs_calls_concurrently_up_to_the_in_flight_limit(limited: CodeMode) -> None:
-    _, structured = await limited.run("await Promise.all(Array.from({ length: 9 }, () => tools.records.slow({ ms: 300 })))")
+    _, structured = await limited.run(
+        "await Promise.all(Array.from({ length: 9 }, () => tools.records.slow({ ms: 300 })))"
+    )
     assert structured["ok"], structured["error"]
     calls = structured["toolCalls"]
     assert len(calls) == 9 and all(call["outcome"] == "ok" for call in calls)
@@ -47,7 +49,8 @@ async def test_promise_all_runs_calls_concurrently_up_to_the_in_flight_limit(lim
 async def test_calls_past_the_limit_fail_naming_the_setting(limited: CodeMode) -> None:
     value = await limited.value(
         """
-        const all = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => tools.records.get_record({ id: i + 1 })));
+        const ids = Array.from({ length: 20 }, (_, i) => i + 1);
+        const all = await Promise.allSettled(ids.map((id) => tools.records.get_record({ id })));
         const failed = all.filter((r) => r.status === 'rejected');
         [all.length - failed.length, failed.length, failed[0].reason.name, failed[0].reason.message]
         """

@@ -1,0 +1,120 @@
+"""What code mode adds around the tool: the declarations as resources, the catalogue's size, the hint in
+execute_js, tools that change while the server runs, and the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import anyio
+import pytest
+
+from ..tools.test_catalogue_budget import CATALOGUE_BUDGET, tokens
+from .conftest import ROOT, CodeMode, code_mode, stdio_server, write_config
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+async def surface(upstream_dir: Path) -> AsyncIterator[CodeMode]:
+    config = write_config(
+        upstream_dir,
+        {"records": stdio_server("records"), "writes": stdio_server("writes", sideEffects="confirm")},
+        "surface.json",
+    )
+    async with code_mode(config) as connected:
+        yield connected
+
+
+async def test_each_servers_declarations_are_a_resource_and_match_describe(surface: CodeMode) -> None:
+    listed = await surface.client.list_resources()
+    uris = [str(resource.uri) for resource in listed.resources]
+    assert uris == ["sandbox-tools:///records.d.ts", "sandbox-tools:///writes.d.ts"]
+    read = await surface.client.read_resource("sandbox-tools:///writes.d.ts")
+    text = read.contents[0].text  # type: ignore[union-attr]
+    assert "declare function delete_record(args: { id: number }): Promise<unknown>;" in text
+    assert text == await surface.value("await tools.$describe('writes')")
+
+
+async def test_an_unknown_declaration_uri_is_an_error_naming_the_known_ones(surface: CodeMode) -> None:
+    with pytest.raises(Exception, match="sandbox-tools:///records.d.ts"):
+        await surface.client.read_resource("sandbox-tools:///nope.d.ts")
+
+
+async def test_the_catalogue_stays_within_its_budget_plus_25_tokens_per_tool_listed(surface: CodeMode) -> None:
+    listed = (await surface.client.list_tools()).tools
+    named = sum(len(surface.app.directory.exposed(u) or ()) for u in surface.app.upstreams)  # type: ignore[union-attr]
+    assert named == 24
+    assert tokens(listed) <= CATALOGUE_BUDGET + 25 * named
+
+
+async def test_past_forty_tools_the_description_counts_them_by_server(upstream_dir: Path) -> None:
+    servers = {f"copy{i}": stdio_server("records") for i in range(3)}
+    async with code_mode(write_config(upstream_dir, servers, "many.json")) as connected:
+        tool = await connected.tool()
+        listed = (await connected.client.list_tools()).tools
+    assert "- tools.copy0: 18 tools" in (tool.description or "")
+    assert "list_records" not in (tool.description or "")
+    assert tokens(listed) <= CATALOGUE_BUDGET
+
+
+async def test_execute_js_hints_at_the_tool_that_has_tools(surface: CodeMode) -> None:
+    result = await surface.client.call_tool("execute_js", {"code": "await tools.records.list_records()"})
+    assert result.structured_content is not None
+    assert "execute_js_with_tools" in result.structured_content["error"]["hint"]
+
+
+async def test_a_tool_added_upstream_is_listed_and_callable_next_time(upstream_dir: Path) -> None:
+    config = write_config(upstream_dir, {"records": stdio_server("records", sideEffects="allow")}, "changing.json")
+    async with code_mode(config) as connected:
+        assert "extra_1" not in ((await connected.tool()).description or "")
+        assert await connected.value("await tools.records.add_tool()") == "added extra_1"
+        with anyio.fail_after(10):
+            while "extra_1" not in ((await connected.tool()).description or ""):
+                await anyio.sleep(0.02)  # the list_changed notification is handled as it arrives
+        assert await connected.value("await tools.records.extra_1()") == "extra_1 ran"
+
+
+def test_the_command_line_lists_upstream_tools_and_calls_through_them(upstream_dir: Path) -> None:
+    config = write_config(
+        upstream_dir,
+        {"records": stdio_server("records"), "writes": stdio_server("writes", sideEffects="confirm")},
+        "cli.json",
+    )
+    command = [sys.executable, "-m", "sandbox_server", "--upstream", str(config)]
+    listed = subprocess.run(
+        [*command, "upstream", "list", "--json"], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert listed.returncode == 0, listed.stderr
+    report = json.loads(listed.stdout)
+    servers = {entry["server"]: entry for entry in report["servers"]}
+    access = {tool["name"]: tool["access"] for tool in servers["writes"]["tools"]}
+    assert access["delete_record"] == "confirm" and access["deleted"] == "call"
+    assert report["annotations"]["destructiveHint"] is True
+    code = "(await tools.records.list_records({ limit: 3 })).records.map((r) => r.name)"
+    called = subprocess.run(
+        [*command, "tools", "call", "execute_js_with_tools", "--args", json.dumps({"code": code})],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert called.returncode == 0, called.stderr
+    assert "record-001" in called.stdout and "Tool calls (1): records.list_records ok" in called.stdout
+
+
+def test_a_broken_upstream_file_stops_the_server_with_a_clear_message(upstream_dir: Path) -> None:
+    bad = upstream_dir / "bad.json"
+    bad.write_text('{"mcpServers": {"x": {"command": 3}}}', encoding="utf-8")
+    ran = subprocess.run(
+        [sys.executable, "-m", "sandbox_server", "--upstream", str(bad), "tools", "list"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert ran.returncode == 2
+    assert "command" in ran.stderr and str(bad) in ran.stderr
