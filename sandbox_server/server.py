@@ -6,6 +6,7 @@ handler (``sandbox_server.tools``) -> :class:`~sandbox_server.results.ToolResult
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -20,7 +21,7 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -95,6 +96,8 @@ class App:
     """The other MCP servers whose tools ``execute_js_with_tools`` calls, when an upstream file is configured."""
     directory: Directory | None = None
     """The live view of ``upstreams`` the tool works from."""
+    listeners: ToolListListeners | None = None
+    """The client sessions to tell when the upstream tools, and so execute_js_with_tools, change."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -107,10 +110,13 @@ class App:
         pool = WorkerPool(settings.workers, limits, max_queue_wait_s=settings.max_queue_wait_s)
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
         registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder)])
-        upstreams = directory = None
+        upstreams = directory = listeners = None
         if settings.upstream is not None:
+            listeners = ToolListListeners()
             upstreams = Upstreams(
-                load_upstream_config(settings.upstream), connect_timeout_s=settings.upstream_connect_timeout_s
+                load_upstream_config(settings.upstream),
+                connect_timeout_s=settings.upstream_connect_timeout_s,
+                on_tools_changed=listeners.changed,
             )
             directory = Directory(upstreams)
             registry.add(execute_js_with_tools_tool(settings, pool, directory, folder))
@@ -125,6 +131,7 @@ class App:
             folder=folder,
             upstreams=upstreams,
             directory=directory,
+            listeners=listeners,
         )
 
     async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
@@ -179,6 +186,8 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
     async def list_tools(
         ctx: ServerRequestContext[App], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
+        if app.listeners is not None:
+            app.listeners.connections.add(_connection_of(ctx))
         return types.ListToolsResult(tools=[spec.to_mcp() for spec in app.registry])
 
     # Per-connection log level chosen with logging/setLevel; until a client picks one, only warnings and errors
@@ -227,6 +236,8 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         return {"consent": Elicitation(ctx.session, ctx.request_id)}
 
     async def call_tool(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> types.CallToolResult:
+        if app.listeners is not None:
+            app.listeners.connections.add(_connection_of(ctx))
         spec = app.registry.get(params.name)
         if spec is None:
             known = ", ".join(app.registry.names())
@@ -280,7 +291,7 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
     with warnings.catch_warnings():
         # logging/setLevel is deprecated in the newest revision but part of 2025-11-25, which this server serves.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        return Server(
+        server = Server(
             SERVER_NAME,
             version=package_version(),
             title=SERVER_TITLE,
@@ -295,6 +306,38 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             on_set_logging_level=set_logging_level if offers_logging else None,
             **resource_handlers,
         )
+    if app.listeners is not None:
+        # execute_js_with_tools follows the upstream servers' tools: say so in the capabilities, so that clients
+        # expect notifications/tools/list_changed.
+        initialization = server.create_initialization_options
+
+        def with_tools_changed(options: NotificationOptions | None = None, *args: Any, **kwargs: Any) -> Any:
+            return initialization(options or NotificationOptions(tools_changed=True), *args, **kwargs)
+
+        server.create_initialization_options = with_tools_changed  # type: ignore[method-assign,assignment]
+    return server
+
+
+class ToolListListeners:
+    """Client connections that listed or called tools, told (``notifications/tools/list_changed``) when an upstream
+    server's tools change. Connections are held weakly: one that ended is simply gone."""
+
+    def __init__(self) -> None:
+        self.connections: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def changed(self, server: str) -> None:
+        """Called by the upstream connection whose tools changed, on the event loop."""
+        task = asyncio.get_running_loop().create_task(self._tell(server))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tell(self, server: str) -> None:
+        for connection in list(self.connections):
+            try:
+                await connection.send_tool_list_changed()
+            except Exception:  # a session that is closing, or a stateless request's: nobody left to tell
+                logger.debug("could not tell a client that %s's tools changed", server, exc_info=True)
 
 
 _LEVELS: list[types.LoggingLevel] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]

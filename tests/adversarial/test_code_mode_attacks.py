@@ -4,7 +4,6 @@ or to make the host act on data other than what the runtime checked."""
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from collections.abc import AsyncIterator

@@ -80,10 +80,17 @@ def _text(result: types.CallToolResult) -> str:
 
 
 @asynccontextmanager
-async def code_mode(config: Path, user: User | None = None, **settings: Any) -> AsyncIterator[CodeMode]:
+async def code_mode(
+    config: Path, user: User | None = None, message_handler: Any = None, **settings: Any
+) -> AsyncIterator[CodeMode]:
     app = App.create(make_settings(upstream=config, workers=1, **settings))
     callback: Callable[..., Awaitable[Any]] | None = user
-    async with Client(build_server(app=app), mode="legacy", elicitation_callback=callback) as client:  # type: ignore[arg-type]
+    async with Client(
+        build_server(app=app),
+        mode="legacy",
+        elicitation_callback=callback,  # type: ignore[arg-type]
+        message_handler=message_handler,
+    ) as client:
         yield CodeMode(client, app, user)
 
 

@@ -4,12 +4,15 @@ execute_js, tools that change while the server runs, and the command line."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import anyio
+import mcp_types as types
 import pytest
 
 from ..tools.test_catalogue_budget import CATALOGUE_BUDGET, tokens
@@ -40,7 +43,7 @@ async def test_each_servers_declarations_are_a_resource_and_match_describe(surfa
 
 
 async def test_an_unknown_declaration_uri_is_an_error_naming_the_known_ones(surface: CodeMode) -> None:
-    with pytest.raises(Exception, match="sandbox-tools:///records.d.ts"):
+    with pytest.raises(Exception, match=re.escape("sandbox-tools:///records.d.ts")):
         await surface.client.read_resource("sandbox-tools:///nope.d.ts")
 
 
@@ -67,14 +70,20 @@ async def test_execute_js_hints_at_the_tool_that_has_tools(surface: CodeMode) ->
     assert "execute_js_with_tools" in result.structured_content["error"]["hint"]
 
 
-async def test_a_tool_added_upstream_is_listed_and_callable_next_time(upstream_dir: Path) -> None:
+async def test_a_tool_added_upstream_is_announced_listed_and_callable(upstream_dir: Path) -> None:
     config = write_config(upstream_dir, {"records": stdio_server("records", sideEffects="allow")}, "changing.json")
-    async with code_mode(config) as connected:
+    announced = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            announced.set()
+
+    async with code_mode(config, message_handler=on_message) as connected:
         assert "extra_1" not in ((await connected.tool()).description or "")
         assert await connected.value("await tools.records.add_tool()") == "added extra_1"
         with anyio.fail_after(10):
-            while "extra_1" not in ((await connected.tool()).description or ""):
-                await anyio.sleep(0.02)  # the list_changed notification is handled as it arrives
+            await announced.wait()
+        assert "extra_1" in ((await connected.tool()).description or "")
         assert await connected.value("await tools.records.extra_1()") == "extra_1 ran"
 
 
