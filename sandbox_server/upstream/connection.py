@@ -2,7 +2,7 @@
 
 The SDK's transports (``stdio_client``, ``streamable_http_client``) and ``ClientSession`` are anyio context
 managers that own task groups, so they must be entered and left by one task. Each :class:`Upstream` therefore has
-an owner task (run by :class:`~sandbox_server.upstream.group.Upstreams`) that holds them for the connection's
+an owner task (started by :class:`~sandbox_server.upstream.group.Upstreams`) that holds them for the connection's
 life; calls from any other task go through the ``ClientSession``, whose dispatcher correlates the replies.
 
 Failures are mapped to one error, :class:`UpstreamCallError`, whose ``reason`` is one of::
@@ -130,6 +130,8 @@ class Upstream:
         self._failures = 0
         self._retry_at = 0.0
         self._closed = False
+        self._scope: anyio.CancelScope | None = None
+        self._done = anyio.Event()
 
     @property
     def closed(self) -> bool:
@@ -235,6 +237,8 @@ class Upstream:
         self.reason = "the upstream connections were closed"
         self._settled.set()
         self._wanted.set()
+        if self._scope is not None:
+            self._scope.cancel()
 
     def _failed(self, reason: str) -> None:
         """Record a failed attempt or a lost connection, and when the next attempt may be made."""
@@ -259,24 +263,34 @@ class Upstream:
             self._failed(reason)
 
     async def _serve(self) -> None:
-        """The owner task: make a connection whenever one is wanted, hold it until it ends. Never raises."""
-        while True:
-            await self._wanted.wait()
-            self._wanted = anyio.Event()
+        """The owner task: make a connection whenever one is wanted, hold it until it ends. Never raises.
+
+        :meth:`_shut` cancels the scope from the closing task; the SDK's shielded stdio shutdown still runs.
+        """
+        try:
+            with anyio.CancelScope() as self._scope:
+                while True:
+                    await self._wanted.wait()
+                    self._wanted = anyio.Event()
+                    if self._stopped():
+                        return
+                    await self._attempt()
+        finally:
+            self._done.set()
+
+    async def _attempt(self) -> None:
+        try:
+            await self._connect_and_hold()
+        except Exception as exc:  # the owner is the top of this connection: a server's failure stays here
+            detail = _describe(exc, self.config)
             if self._stopped():
-                return
-            try:
-                await self._connect_and_hold()
-            except Exception as exc:  # the owner is the top of this connection: a server's failure stays here
-                detail = _describe(exc, self.config)
-                if self._stopped():
-                    pass
-                elif self.state == "starting":
-                    self._failed(detail)
-                elif self.state == "unavailable":
-                    # The loss was recorded when it was noticed; the transport's exception says more.
-                    self.reason = detail
-                    logger.info("upstream %s: the connection ended: %s", self.name, detail)
+                pass
+            elif self.state == "starting":
+                self._failed(detail)
+            elif self.state == "unavailable":
+                # The loss was recorded when it was noticed; the transport's exception says more.
+                self.reason = detail
+                logger.info("upstream %s: the connection ended: %s", self.name, detail)
 
     async def _connect_and_hold(self) -> None:
         live = _Live()
