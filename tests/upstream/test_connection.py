@@ -17,6 +17,7 @@ import mcp_types as types
 import psutil
 import pytest
 
+from sandbox_server.upstream import transport
 from sandbox_server.upstream.config import ServerConfig
 from sandbox_server.upstream.connection import Upstream, UpstreamCallError
 from sandbox_server.upstream.group import Upstreams
@@ -178,8 +179,22 @@ async def test_a_result_over_the_size_limit_is_too_large(records: ServerConfig) 
     async with connected(records) as upstreams:
         error = await failure(upstreams["records"], "huge", {"bytes": 100_000}, max_result_bytes=50_000)
         fits = await call(upstreams["records"], "huge", {"bytes": 40_000}, max_result_bytes=50_000)
+        # Over the SDK's default limit for one server-sent event (1 MiB), which must not be ours.
+        big = await call(upstreams["records"], "huge", {"bytes": 3_000_000}, max_result_bytes=4_000_000)
     assert error.reason == "too_large" and "50000" in error.message
-    assert len(fits.content[0].text) == 40_000
+    assert len(fits.content[0].text) == 40_000 and len(big.content[0].text) == 3_000_000
+
+
+async def test_an_http_reply_over_the_event_size_limit_is_too_large_and_the_session_lives_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(transport, "MAX_MESSAGE_BYTES", 500_000)
+    with http_server("records", tmp_path) as (url, _):
+        async with connected(ServerConfig(name="records", transport="http", url=url)) as upstreams:
+            error = await failure(upstreams["records"], "huge", {"bytes": 600_000}, max_result_bytes=10_000_000)
+            assert error.reason == "too_large" and "500000" in error.message
+            assert upstreams["records"].state == "ready"
+            assert (await structured(upstreams["records"], "pid"))["pid"] > 0
 
 
 async def test_a_call_past_its_timeout_fails_and_the_server_hears_the_cancellation(records: ServerConfig) -> None:
