@@ -178,7 +178,7 @@ class Upstream:
         except RuntimeError as exc:
             # The SDK's own checks: structuredContent missing or not matching the tool's outputSchema, or an
             # input-required result this client did not ask for. The first line says which.
-            raise UpstreamCallError(str(exc).splitlines()[0], reason="protocol") from exc
+            raise UpstreamCallError(self.config.redact(str(exc).splitlines()[0]), reason="protocol") from exc
         except ValidationError as exc:
             raise UpstreamCallError(f"{self.name}.{tool} answered with a malformed result", reason="protocol") from exc
         # An answer, even an isError one, shows the server works: the next failure restarts it at once again.

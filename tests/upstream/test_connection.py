@@ -237,6 +237,17 @@ async def test_list_changed_relists_every_page_and_calls_back(records: ServerCon
         assert (await call(upstream, "extra_1")).content[0].text == "extra_1 ran"
 
 
+async def test_a_restart_that_brings_a_different_tool_list_calls_back() -> None:
+    changed: list[str] = []
+    async with connected(stdio_config("records", "records"), on_tools_changed=changed.append) as upstreams:
+        upstream = upstreams["records"]
+        await call(upstream, "add_tool")
+        await until(lambda: len(upstream.tools) == RECORDS_TOOLS + 1, "the tool list was not read again")
+        await failure(upstream, "crash")
+        await call(upstream, "echo")
+        assert len(upstream.tools) == RECORDS_TOOLS and changed == ["records", "records"]
+
+
 async def test_a_raising_tools_changed_callback_does_not_break_the_connection(records: ServerConfig) -> None:
     def broken(name: str) -> None:
         raise RuntimeError("callback bug")
