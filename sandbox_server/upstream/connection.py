@@ -2,7 +2,7 @@
 
 The SDK's transports (``stdio_client``, ``streamable_http_client``) and ``ClientSession`` are anyio context
 managers that own task groups, so they must be entered and left by one task. Each :class:`Upstream` therefore has
-an owner task (run by :class:`~sandbox_server.upstream.group.Upstreams`) that holds them for the connection's
+an owner task (started by :class:`~sandbox_server.upstream.group.Upstreams`) that holds them for the connection's
 life; calls from any other task go through the ``ClientSession``, whose dispatcher correlates the replies.
 
 Failures are mapped to one error, :class:`UpstreamCallError`, whose ``reason`` is one of::
@@ -23,27 +23,24 @@ during the wait fails at once, saying when the next attempt may be made.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import anyio
-import httpx2
 import mcp_types as types
 import pydantic_core
 from anyio.streams.memory import MemoryObjectSendStream
 from mcp import ClientSession
-from mcp.client._transport import ReadStream, TransportStreams
+from mcp.client._transport import ReadStream
 from mcp.client.session import IncomingMessage
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from sandbox_server.upstream import transport
 from sandbox_server.upstream.config import ServerConfig
+from sandbox_server.upstream.transport import client_info, describe, list_tools, open_transport
 
 __all__ = [
     "BACKOFF_FIRST_S",
@@ -63,15 +60,14 @@ UpstreamState = Literal["starting", "ready", "unavailable"]
 DEFAULT_CONNECT_TIMEOUT_S = 10.0
 BACKOFF_FIRST_S = 1.0
 BACKOFF_MAX_S = 60.0
-MAX_TOOL_PAGES = 1_000
-"""A server that keeps handing out cursors is broken; stop listing rather than loop for ever."""
 _SDK_CLOSED_MESSAGES = (
     "Connection closed",
     "SSE stream ended without a response",
     "SSE stream ended and reconnection attempts were exhausted",
-    "SSE stream failed",
 )
 """The texts the SDK itself gives CONNECTION_CLOSED (-32000); a server may send -32000 for errors of its own."""
+_SDK_STREAM_FAILED = "SSE stream failed"
+"""The SDK's text when one response stream could not be read (too big, malformed); the session itself is fine."""
 
 
 class UpstreamCallError(Exception):
@@ -130,6 +126,8 @@ class Upstream:
         self._failures = 0
         self._retry_at = 0.0
         self._closed = False
+        self._scope: anyio.CancelScope | None = None
+        self._done = anyio.Event()
 
     @property
     def closed(self) -> bool:
@@ -180,7 +178,7 @@ class Upstream:
         except RuntimeError as exc:
             # The SDK's own checks: structuredContent missing or not matching the tool's outputSchema, or an
             # input-required result this client did not ask for. The first line says which.
-            raise UpstreamCallError(str(exc).splitlines()[0], reason="protocol") from exc
+            raise UpstreamCallError(self.config.redact(str(exc).splitlines()[0]), reason="protocol") from exc
         except ValidationError as exc:
             raise UpstreamCallError(f"{self.name}.{tool} answered with a malformed result", reason="protocol") from exc
         # An answer, even an isError one, shows the server works: the next failure restarts it at once again.
@@ -189,6 +187,13 @@ class Upstream:
 
     def _call_error(self, live: _Live, tool: str, exc: MCPError) -> UpstreamCallError:
         message = exc.error.message
+        if exc.code == types.CONNECTION_CLOSED and message.startswith(_SDK_STREAM_FAILED):
+            if "byte limit" in message:
+                return UpstreamCallError(
+                    f"{self.name}.{tool} sent a reply of more than {transport.MAX_MESSAGE_BYTES} bytes",
+                    reason="too_large",
+                )
+            return UpstreamCallError(f"{self.name}.{tool}: the reply could not be read ({message})", reason="protocol")
         closed = exc.code == types.CONNECTION_CLOSED and (
             live.lost.is_set() or message.startswith(_SDK_CLOSED_MESSAGES)
         )
@@ -235,6 +240,8 @@ class Upstream:
         self.reason = "the upstream connections were closed"
         self._settled.set()
         self._wanted.set()
+        if self._scope is not None:
+            self._scope.cancel()
 
     def _failed(self, reason: str) -> None:
         """Record a failed attempt or a lost connection, and when the next attempt may be made."""
@@ -259,29 +266,39 @@ class Upstream:
             self._failed(reason)
 
     async def _serve(self) -> None:
-        """The owner task: make a connection whenever one is wanted, hold it until it ends. Never raises."""
-        while True:
-            await self._wanted.wait()
-            self._wanted = anyio.Event()
+        """The owner task: make a connection whenever one is wanted, hold it until it ends. Never raises.
+
+        :meth:`_shut` cancels the scope from the closing task; the SDK's shielded stdio shutdown still runs.
+        """
+        try:
+            with anyio.CancelScope() as self._scope:
+                while True:
+                    await self._wanted.wait()
+                    self._wanted = anyio.Event()
+                    if self._stopped():
+                        return
+                    await self._attempt()
+        finally:
+            self._done.set()
+
+    async def _attempt(self) -> None:
+        try:
+            await self._connect_and_hold()
+        except Exception as exc:  # the owner is the top of this connection: a server's failure stays here
+            detail = describe(exc, self.config)
             if self._stopped():
-                return
-            try:
-                await self._connect_and_hold()
-            except Exception as exc:  # the owner is the top of this connection: a server's failure stays here
-                detail = _describe(exc, self.config)
-                if self._stopped():
-                    pass
-                elif self.state == "starting":
-                    self._failed(detail)
-                elif self.state == "unavailable":
-                    # The loss was recorded when it was noticed; the transport's exception says more.
-                    self.reason = detail
-                    logger.info("upstream %s: the connection ended: %s", self.name, detail)
+                pass
+            elif self.state == "starting":
+                self._failed(detail)
+            elif self.state == "unavailable":
+                # The loss was recorded when it was noticed; the transport's exception says more.
+                self.reason = detail
+                logger.info("upstream %s: the connection ended: %s", self.name, detail)
 
     async def _connect_and_hold(self) -> None:
         live = _Live()
         self._live = live
-        async with _open_transport(self.config) as (read, write), anyio.create_task_group() as group:
+        async with open_transport(self.config) as (read, write), anyio.create_task_group() as group:
             to_session, session_read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
             group.start_soon(self._pump, live, read, to_session)
 
@@ -292,12 +309,12 @@ class Upstream:
                     live.garbled = True
                     logger.warning("upstream %s: the server wrote output that is not JSON-RPC", self.name)
 
-            async with ClientSession(session_read, write, message_handler=on_message, client_info=_client_info()) as s:
+            async with ClientSession(session_read, write, message_handler=on_message, client_info=client_info()) as s:
                 live.session = s
                 try:
                     with anyio.fail_after(self._connect_timeout_s):
                         initialized = await s.initialize()
-                        tools = await _list_tools(s)
+                        tools = await list_tools(s)
                 except TimeoutError:
                     garbled = " (its output was not JSON-RPC)" if live.garbled else ""
                     self._failed(f"no answer to the MCP handshake within {self._connect_timeout_s:g} s{garbled}")
@@ -305,7 +322,7 @@ class Upstream:
                 except (MCPError, RuntimeError, ValidationError) as exc:
                     ended = "exited" if self.config.transport == "stdio" else "closed the connection"
                     self._failed(f"the server {ended} during the MCP handshake" if live.lost.is_set() else
-                                 f"the MCP handshake failed: {_describe(exc, self.config)}")  # fmt: skip
+                                 f"the MCP handshake failed: {describe(exc, self.config)}")  # fmt: skip
                     return
                 self._become_ready(initialized, tools)
                 group.start_soon(self._relist, live)
@@ -316,7 +333,7 @@ class Upstream:
             group.cancel_scope.cancel()
 
     def _become_ready(self, initialized: types.InitializeResult, tools: list[types.Tool]) -> None:
-        changed = bool(self.server_info) and _dump(tools) != _dump(self.tools)
+        changed = bool(self.server_info) and _dumped(tools) != _dumped(self.tools)
         self.tools = tools
         self.server_info = initialized.server_info
         self.instructions = initialized.instructions
@@ -355,9 +372,9 @@ class Upstream:
             live.relist = anyio.Event()
             try:
                 with anyio.fail_after(self._connect_timeout_s):
-                    tools = await _list_tools(live.session)
+                    tools = await list_tools(live.session)
             except (MCPError, RuntimeError, ValidationError, TimeoutError) as exc:
-                logger.warning("upstream %s: listing tools again failed: %s", self.name, _describe(exc, self.config))
+                logger.warning("upstream %s: listing tools again failed: %s", self.name, describe(exc, self.config))
                 continue
             if self._live is live:
                 self.tools = tools
@@ -373,69 +390,5 @@ class Upstream:
             logger.exception("upstream %s: the tools-changed callback raised", self.name)
 
 
-@asynccontextmanager
-async def _open_transport(config: ServerConfig) -> AsyncIterator[TransportStreams]:
-    if config.transport == "stdio":
-        assert config.command is not None
-        # stdio_client gives the child only a safe default environment (HOME, PATH, ...) plus ``env``.
-        parameters = StdioServerParameters(
-            command=config.command, args=list(config.args), env=dict(config.env), cwd=config.cwd
-        )
-        async with stdio_client(parameters) as streams:
-            yield streams
-    else:
-        assert config.url is not None
-        async with (
-            create_mcp_http_client(headers=dict(config.headers)) as client,
-            streamable_http_client(config.url, http_client=client) as streams,
-        ):
-            yield streams
-
-
-async def _list_tools(session: ClientSession) -> list[types.Tool]:
-    tools: list[types.Tool] = []
-    cursor: str | None = None
-    seen: set[str] = set()
-    for _ in range(MAX_TOOL_PAGES):
-        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-        page = await session.list_tools(params=params)
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if cursor is None:
-            return tools
-        if cursor in seen:
-            raise RuntimeError("tools/list returned a cursor it had returned before")
-        seen.add(cursor)
-    raise RuntimeError(f"tools/list returned more than {MAX_TOOL_PAGES} pages")
-
-
-def _describe(exc: BaseException, config: ServerConfig) -> str:
-    """Why a connection failed, in words without secrets: library messages may quote a URL or a header."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    if isinstance(exc, MCPError):
-        text = f"error {exc.code}: {exc.error.message}"
-    elif isinstance(exc, httpx2.TimeoutException):
-        text = f"timed out reaching {config.target}"
-    elif isinstance(exc, httpx2.ConnectError):
-        text = f"cannot connect to {config.target}"
-    elif isinstance(exc, httpx2.HTTPError):
-        text = f"HTTP failure talking to {config.target} ({type(exc).__name__})"
-    elif isinstance(exc, OSError):
-        text = f"cannot start {config.target}: {exc.strerror or type(exc).__name__}"
-    elif isinstance(exc, RuntimeError | ValueError) and not isinstance(exc, ValidationError):
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    else:
-        text = type(exc).__name__
-    return config.redact(text)
-
-
-def _dump(tools: list[types.Tool]) -> list[dict[str, Any]]:
+def _dumped(tools: list[types.Tool]) -> list[dict[str, Any]]:
     return [tool.model_dump(mode="json", exclude_none=True) for tool in tools]
-
-
-def _client_info() -> types.Implementation:
-    # Imported here: the server module will import the tool that uses this package.
-    from sandbox_server.server import SERVER_NAME, package_version
-
-    return types.Implementation(name=SERVER_NAME, version=package_version())

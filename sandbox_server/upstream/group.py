@@ -4,17 +4,23 @@ The SDK has ``ClientSessionGroup``, but it does not fit: it names tools by a hoo
 servers by their config key), merges every server's tools into one namespace, raises when one server fails to
 connect (one broken server must not stop the others), and neither restarts a server that dies nor bounds the
 connect. So each server gets its own :class:`~sandbox_server.upstream.connection.Upstream`, and this class only
-owns their tasks.
+starts and stops their owner tasks.
+
+The owner tasks are asyncio tasks, not children of a task group entered by :meth:`Upstreams.start`: such a group
+would tie :meth:`~Upstreams.start` and :meth:`~Upstreams.aclose` to one task and to the cancel scopes around the
+call (``with fail_after(...): await upstreams.start()`` would break it). Each owner task enters and leaves its
+own contexts; :meth:`~Upstreams.aclose` cancels the owner's scope and waits for it, so the SDK's shielded stdio
+shutdown still runs. This needs the asyncio backend, which is what the server runs on.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Self
 
 import anyio
-import anyio.abc
 
 from sandbox_server.upstream.config import ServerConfig
 from sandbox_server.upstream.connection import (
@@ -34,9 +40,8 @@ _SETTLE_MARGIN_S = 5.0
 class Upstreams:
     """The upstream servers by name; :meth:`start` connects them, :meth:`aclose` stops them.
 
-    The owner tasks live in a task group that :meth:`start` enters and :meth:`aclose` leaves, so both must be
-    called from the same task (``async with Upstreams(...)`` does that), and cancel scopes entered in between
-    must be left before :meth:`aclose`.
+    ``start`` and ``aclose`` may be called from any tasks of one event loop; ``async with Upstreams(...)`` does
+    both. Iterating yields the :class:`Upstream` objects in config order.
     """
 
     def __init__(
@@ -60,7 +65,8 @@ class Upstreams:
                 backoff_max_s=backoff_max_s,
             )
         self._connect_timeout_s = connect_timeout_s
-        self._group: anyio.abc.TaskGroup | None = None
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._started = False
         self._closed = False
 
     async def start(self) -> None:
@@ -69,14 +75,19 @@ class Upstreams:
         A server that fails is logged and left ``"unavailable"``; its next call tries again. Never raises for a
         server's failure.
         """
-        if self._group is not None or self._closed:
+        if self._started or self._closed:
             raise RuntimeError("Upstreams.start() may be called once, before aclose()")
-        group = anyio.create_task_group()
-        await group.__aenter__()
-        self._group = group
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise RuntimeError("Upstreams needs the asyncio backend") from None
+        self._started = True
         for upstream in self._upstreams.values():
-            group.start_soon(upstream._serve, name=f"upstream {upstream.name}")
             upstream._request_connect()
+            # Kept here: the event loop holds tasks only weakly.
+            task = loop.create_task(upstream._serve(), name=f"upstream {upstream.name}")
+            task.add_done_callback(_report)
+            self._tasks[upstream.name] = task
         with anyio.move_on_after(self._connect_timeout_s + _SETTLE_MARGIN_S):
             for upstream in self._upstreams.values():
                 await upstream._settled.wait()
@@ -86,18 +97,16 @@ class Upstreams:
     async def aclose(self) -> None:
         """Close every connection and stop every stdio server (stdin closed, then SIGTERM, then SIGKILL).
 
-        Idempotent. A server that ignores the end of its input costs the SDK's grace periods (2 s, then 2 s after
-        SIGTERM); all servers are stopped at the same time.
+        Idempotent. All servers stop at the same time; one that ignores the end of its input costs the SDK's grace
+        periods (2 s, then 2 s after SIGTERM). Cancelling ``aclose`` stops the waiting, not the stopping.
         """
-        if self._closed:
-            return
-        self._closed = True
-        for upstream in self._upstreams.values():
-            upstream._shut()
-        group, self._group = self._group, None
-        if group is not None:
-            group.cancel_scope.cancel()
-            await group.__aexit__(None, None, None)
+        if not self._closed:
+            self._closed = True
+            for upstream in self._upstreams.values():
+                upstream._shut()
+        for name, task in self._tasks.items():
+            if not task.done():
+                await self._upstreams[name]._done.wait()
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -120,6 +129,15 @@ class Upstreams:
     def __len__(self) -> int:
         return len(self._upstreams)
 
+    def __repr__(self) -> str:
+        return f"<Upstreams {', '.join(f'{u.name}={u.state}' for u in self)}>"
+
     def names(self) -> list[str]:
         """The server names, in config order."""
         return list(self._upstreams)
+
+
+def _report(task: asyncio.Task[None]) -> None:
+    """An owner task never raises; if one does (a bug), say so rather than let asyncio warn at exit."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        logger.error("%s stopped on an unexpected error", task.get_name(), exc_info=error)

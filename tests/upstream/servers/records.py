@@ -4,8 +4,8 @@ Tools: ``list_records``/``get_record`` (structuredContent with an outputSchema),
 ``json_text`` (one text block of JSON), ``image``, ``fail`` (``isError``), ``protocol_error`` (JSON-RPC error),
 ``slow`` (sleeps; counts the cancellations it receives, read back with ``cancelled_count``), ``huge``, ``crash``
 (exits mid-call), ``echo``, ``bad_output`` (breaks its own outputSchema), ``add_tool`` (adds a tool and sends
-``notifications/tools/list_changed``), ``pid``, ``getenv``, ``environment``, ``request_header``. ``tools/list`` is
-paginated, 5 tools a page.
+``notifications/tools/list_changed``), ``pid``, ``client_info``, ``getenv``, ``environment``,
+``request_header``. ``tools/list`` is paginated, 5 tools a page.
 
 Run: ``python -m tests.upstream.servers.records [--http PORT [--port-file PATH]]``.
 """
@@ -109,6 +109,7 @@ TOOLS = [
     ),
     _tool("add_tool", "Adds a tool and sends notifications/tools/list_changed.", annotations=types.ToolAnnotations()),
     _tool("pid", "The server's process id."),
+    _tool("client_info", "The clientInfo the client sent in initialize."),
     _tool("getenv", "The value of an environment variable, or null.", {"name": {"type": "string"}}, required=["name"]),
     _tool("environment", "The names of the server's environment variables."),
     _tool("request_header", "An HTTP request header (HTTP only).", {"name": {"type": "string"}}, required=["name"]),
@@ -177,6 +178,10 @@ async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolReques
             return types.CallToolResult(content=[text(f"added {name}")])
         case "pid":
             return structured({"pid": os.getpid()})
+        case "client_info":
+            params_in = ctx.session.client_params
+            info = params_in.client_info.model_dump(mode="json") if params_in is not None else None
+            return structured({"client_info": info})
         case "getenv":
             return structured({"value": os.environ.get(args["name"])})
         case "environment":

@@ -1,0 +1,93 @@
+"""Reaching an upstream server through the SDK: its transport opened from a config, its tools listed page by
+page, and a failure described without the secrets a library's message may quote."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx2
+import mcp_types as types
+from mcp import ClientSession
+from mcp.client._transport import TransportStreams
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
+
+from sandbox_server.upstream.config import ServerConfig
+
+__all__ = ["MAX_MESSAGE_BYTES", "MAX_TOOL_PAGES", "client_info", "describe", "list_tools", "open_transport"]
+
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+"""The largest server-sent event read from an HTTP upstream. The SDK's default (1 MiB) is below results a caller
+may accept; ``max_result_bytes`` is the real per-call limit. (stdio lines have no limit in the SDK.)"""
+MAX_TOOL_PAGES = 1_000
+"""A server that keeps handing out cursors is broken; stop listing rather than loop for ever."""
+
+
+@asynccontextmanager
+async def open_transport(config: ServerConfig) -> AsyncIterator[TransportStreams]:
+    """The SDK transport for ``config``: a stdio child process, or a Streamable HTTP client with its headers."""
+    if config.transport == "stdio":
+        assert config.command is not None
+        # stdio_client gives the child only a safe default environment (HOME, PATH, ...) plus ``env``.
+        parameters = StdioServerParameters(
+            command=config.command, args=list(config.args), env=dict(config.env), cwd=config.cwd
+        )
+        async with stdio_client(parameters) as streams:
+            yield streams
+    else:
+        assert config.url is not None
+        async with (
+            create_mcp_http_client(headers=dict(config.headers)) as client,
+            streamable_http_client(config.url, http_client=client, max_sse_event_size=MAX_MESSAGE_BYTES) as streams,
+        ):
+            yield streams
+
+
+async def list_tools(session: ClientSession) -> list[types.Tool]:
+    """Every tool the server lists, following ``nextCursor`` page after page."""
+    tools: list[types.Tool] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for _ in range(MAX_TOOL_PAGES):
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        page = await session.list_tools(params=params)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if cursor is None:
+            return tools
+        if cursor in seen:
+            raise RuntimeError("tools/list returned a cursor it had returned before")
+        seen.add(cursor)
+    raise RuntimeError(f"tools/list returned more than {MAX_TOOL_PAGES} pages")
+
+
+def describe(exc: BaseException, config: ServerConfig) -> str:
+    """Why a connection failed, in words without secrets: library messages may quote a URL or a header."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, MCPError):
+        text = f"error {exc.code}: {exc.error.message}"
+    elif isinstance(exc, httpx2.TimeoutException):
+        text = f"timed out reaching {config.target}"
+    elif isinstance(exc, httpx2.ConnectError):
+        text = f"cannot connect to {config.target}"
+    elif isinstance(exc, httpx2.HTTPError):
+        text = f"HTTP failure talking to {config.target} ({type(exc).__name__})"
+    elif isinstance(exc, OSError):
+        text = f"cannot start {config.target}: {exc.strerror or type(exc).__name__}"
+    elif isinstance(exc, RuntimeError | ValueError) and not isinstance(exc, ValidationError):
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    else:
+        text = type(exc).__name__
+    return config.redact(text)
+
+
+def client_info() -> types.Implementation:
+    # Imported here: the server module will import the tool that uses this package.
+    from sandbox_server.server import SERVER_NAME, package_version
+
+    return types.Implementation(name=SERVER_NAME, version=package_version())
