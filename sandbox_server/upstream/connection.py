@@ -141,6 +141,17 @@ class Upstream:
     def __repr__(self) -> str:
         return f"<Upstream {self.name!r} {self.state} ({self.config.transport} {self.config.target})>"
 
+    async def connect(self, timeout_s: float) -> None:
+        """Make sure of a connection, starting the server again if it is down and back-off allows; never raises.
+
+        For a caller that must see the server's tools before it may call one (policy is decided on them).
+        """
+        with anyio.move_on_after(timeout_s):
+            try:
+                await self._connection()
+            except UpstreamCallError:
+                pass  # `state` and `reason` say why
+
     async def call(
         self, tool: str, arguments: dict[str, Any], *, timeout_s: float, max_result_bytes: int
     ) -> types.CallToolResult:

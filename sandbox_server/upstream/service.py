@@ -169,6 +169,11 @@ class ToolsService:
 
     async def _run(self, record: CallRecord, server: str, name: str, arguments: dict[str, Any]) -> Any:
         found = self.directory.find(server, name)
+        if isinstance(found, str) and server in self.directory.upstreams.names():
+            upstream = self.directory.upstreams[server]
+            if self.directory.exposed(upstream) is None:  # never listed its tools: try to reach it now
+                await upstream.connect(self.limits.timeout_s)
+                found = self.directory.find(server, name)
         if isinstance(found, str):
             raise _failure(found, "unavailable" if "not available" in found else "unknown_tool", server, name)
         if found.decision.access == "refuse":

@@ -127,3 +127,15 @@ def test_a_broken_upstream_file_stops_the_server_with_a_clear_message(upstream_d
     )
     assert ran.returncode == 2
     assert "command" in ran.stderr and str(bad) in ran.stderr
+
+
+async def test_a_server_that_failed_to_start_is_tried_again_when_code_calls_it(upstream_dir: Path) -> None:
+    marker = upstream_dir / "flaky-started-once"
+    script = f"test -f {marker} && exec {sys.executable} -m tests.upstream.servers.records; touch {marker}; exit 1"
+    config = write_config(
+        upstream_dir, {"flaky": {"command": "sh", "args": ["-c", script], "cwd": str(ROOT)}}, "flaky.json"
+    )
+    async with code_mode(config) as connected:
+        assert "tools.flaky: not available now" in ((await connected.tool()).description or "")
+        assert await connected.value("(await tools.flaky.list_records({ limit: 2 })).total") == 2
+        assert "tools.flaky: list_records" in ((await connected.tool()).description or "")
