@@ -22,6 +22,7 @@ during the wait fails at once, saying when the next attempt may be made.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -146,11 +147,8 @@ class Upstream:
 
         For a caller that must see the server's tools before it may call one (policy is decided on them).
         """
-        with anyio.move_on_after(timeout_s):
-            try:
-                await self._connection()
-            except UpstreamCallError:
-                pass  # `state` and `reason` say why
+        with anyio.move_on_after(timeout_s), contextlib.suppress(UpstreamCallError):  # `state` and `reason` say why
+            await self._connection()
 
     async def call(
         self, tool: str, arguments: dict[str, Any], *, timeout_s: float, max_result_bytes: int

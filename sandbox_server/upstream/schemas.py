@@ -32,6 +32,7 @@ from jsonschema.exceptions import SchemaError, ValidationError, best_match
 from jsonschema.protocols import Validator
 from jsonschema_specifications import REGISTRY as METASCHEMAS  # type: ignore[import-untyped]
 
+from sandbox_server.upstream import patterns
 from sandbox_server.upstream.catalog import is_identifier, json_preview, quote
 
 __all__ = ["FORMATS", "MAX_ERRORS", "SchemaCheck"]
@@ -64,6 +65,12 @@ def _nothing_fetched(uri: str) -> referencing.Resource[Any]:
 _REGISTRY: referencing.Registry[Any] = referencing.Registry(retrieve=_nothing_fetched).combine(  # type: ignore[call-arg]
     METASCHEMAS
 )
+
+
+CHECK_BUDGET_S = 1.0
+"""Most time the patterns of one check may take in all."""
+
+patterns.install()
 
 
 class SchemaCheck:
@@ -115,7 +122,13 @@ class SchemaCheck:
         if self._validator is None:
             return []
         try:
-            errors = list(itertools.islice(self._validator.iter_errors(cast(Any, value)), MAX_ERRORS + 1))
+            with patterns.budget(CHECK_BUDGET_S):
+                errors = list(itertools.islice(self._validator.iter_errors(cast(Any, value)), MAX_ERRORS + 1))
+        except patterns.CheckTooSlow:
+            return [
+                f"{self.root}: could not be checked against the tool's schema within {CHECK_BUDGET_S:g} s (one of its "
+                "patterns takes too long on this value)"
+            ]
         except RecursionError:
             return [f"{self.root}: nested too deeply to check"]
         except referencing.exceptions.Unresolvable as error:

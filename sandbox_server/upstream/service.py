@@ -179,7 +179,8 @@ class ToolsService:
         if found.decision.access == "refuse":
             raise _failure(found.decision.reason or "refused by policy", "refused", server, name)
         check = self.directory.check(server, found.tool, "input")
-        problems = check.problems(arguments) if check is not None else []
+        # Off the event loop: the schema and the arguments may both be large (patterns are bounded, see patterns.py).
+        problems = await anyio.to_thread.run_sync(check.problems, arguments) if check is not None else []
         if problems:
             raise _failure(
                 f"the arguments do not match the input schema of {server}.{name}: "
