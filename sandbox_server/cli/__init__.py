@@ -28,6 +28,10 @@ def _configure_logging(level: str) -> None:
         level=level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # The HTTP client of upstream connections logs each request's full URL at INFO, query string included, where
+    # users put tokens: only its warnings are kept.
+    for name in ("httpx", "httpx2", "httpcore"):
+        logging.getLogger(name).setLevel(max(logging.WARNING, logging.getLogger().level))
 
 
 def _print_versions() -> None:
