@@ -12,6 +12,7 @@ from pathlib import Path
 import anyio
 
 from benchmarks import (
+    code_mode,
     coldstart,
     cost,
     cycle,
@@ -24,6 +25,7 @@ from benchmarks import (
     peer,
     peer_options,
     throughput,
+    tokens,
     work,
 )
 from benchmarks.model import Section
@@ -33,9 +35,10 @@ from benchmarks.report import markdown, target_lines, write_json
 from benchmarks.session import running_server
 from benchmarks.targets import judge
 
-__all__ = ["main", "run"]
+__all__ = ["CODE_MODE_SECTIONS", "Run", "main", "run"]
 
-SECTION_COUNT = 9
+CODE_MODE_SECTIONS = 3
+SECTION_COUNT = 9 + CODE_MODE_SECTIONS
 
 
 class Run:
@@ -84,6 +87,18 @@ class Run:
         # After memory's server is gone: its own server, with a data folder of generated CSV files.
         await self.add("datafiles", lambda: datafiles.measure(plan, progress))
         await self.add("node_first_use", lambda: node_first_use.measure(plan, progress))
+        await self.measure_code_mode()
+
+    async def measure_code_mode(self) -> None:
+        """Sections 12 to 14, on one sandbox-server with the records test server upstream and a direct client."""
+        plan, progress = self.plan, self.progress
+        try:
+            async with code_mode.code_mode_servers() as servers:
+                await self.add("code_mode_call", lambda: code_mode.measure_call(plan, progress, servers))
+                await self.add("code_mode_throughput", lambda: code_mode.measure_throughput(plan, progress, servers))
+                await self.add("code_mode_tokens", lambda: tokens.measure(progress, servers))
+        except Exception as exc:  # the servers did not start or did not stop
+            self._failure("code_mode", exc)
 
 
 def build_parser() -> argparse.ArgumentParser:

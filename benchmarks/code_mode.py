@@ -1,0 +1,260 @@
+"""Sections 12 and 13: one upstream tool call made from JavaScript against the same call made directly, and calls/s.
+
+The upstream server is the repository's test server ``tests/upstream/servers/records.py`` over stdio, given to a
+sandbox-server of its own through ``--upstream`` (``SANDBOX_UPSTREAM``, a temporary ``mcpServers`` file). The
+baseline is a second, direct MCP client session to another process of the same records server: the call a client
+makes when it calls the tool itself. Section 14 (:mod:`benchmarks.tokens`) uses the same pair of connections.
+
+``python -m benchmarks.code_mode [--quick]`` runs sections 12 to 14 alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp import Client, StdioServerParameters
+
+from benchmarks.model import Row, Section
+from benchmarks.plan import Plan
+from benchmarks.progress import Progress
+from benchmarks.session import CallFailed, RunningServer, running_server, server_env
+from benchmarks.snippets import ONE_PLUS_ONE
+from sandbox_server.settings import DEFAULT_MAX_CALLS_IN_FLIGHT
+
+__all__ = [
+    "BATCHES",
+    "ONE_CALL",
+    "SEQUENTIAL_CALLS",
+    "TOOL",
+    "CodeModeServers",
+    "code_mode_servers",
+    "main",
+    "measure_call",
+    "measure_throughput",
+    "parallel_code",
+    "sequential_code",
+    "text_of",
+]
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDS_MODULE = "tests.upstream.servers.records"
+TOOL = "execute_js_with_tools"
+SEQUENTIAL_CALLS = 20
+"""``await`` calls one after another in one execution, for the marginal cost of a call."""
+BATCHES = (8, 32)
+"""Calls per execution in the throughput section; within the default ``max_tool_calls`` (50)."""
+ONE_CALL = "await tools.records.get_record({ id: 1 })"
+
+
+def sequential_code(calls: int) -> str:
+    """``calls`` awaited one after another; the result is the sum of the ids, which the benchmark checks."""
+    return (
+        f"let sum = 0;\nfor (let i = 1; i <= {calls}; i++) {{\n"
+        "  sum += (await tools.records.get_record({ id: i })).record.id;\n}\nsum"
+    )
+
+
+def parallel_code(calls: int) -> str:
+    """``calls`` started together and awaited with ``Promise.all``; the same result as :func:`sequential_code`."""
+    return (
+        f"const found = await Promise.all(Array.from({{ length: {calls} }}, (_, i) => "
+        "tools.records.get_record({ id: i + 1 })));\nfound.reduce((sum, r) => sum + r.record.id, 0)"
+    )
+
+
+def text_of(result: types.CallToolResult) -> str:
+    """The text blocks of a tool result, joined: what a client shows the model."""
+    return "\n".join(block.text for block in result.content if isinstance(block, types.TextContent))
+
+
+@dataclass(slots=True)
+class CodeModeServers:
+    """A sandbox-server with the records server upstream, and a direct client session to a records server."""
+
+    sandbox: RunningServer
+    direct: Client
+
+    async def call_direct(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        """Call a records tool directly; raises CallFailed on an error result."""
+        result = await self.direct.call_tool(name, arguments)
+        if result.is_error:
+            raise CallFailed(f"records.{name} failed: {text_of(result)[:500]}")
+        return result
+
+    async def run_js(self, code: str) -> tuple[float, dict[str, Any]]:
+        """Milliseconds of one ``execute_js_with_tools`` call end to end, and its outcome (checked to be ok)."""
+        started = time.perf_counter()
+        outcome = await self.sandbox.call(TOOL, {"code": code})
+        elapsed = (time.perf_counter() - started) * 1000
+        if not outcome.get("ok") or any(call["outcome"] != "ok" for call in outcome.get("toolCalls", [])):
+            raise CallFailed(f"{TOOL} did not run cleanly: {json.dumps(outcome)[:500]}")
+        return elapsed, outcome
+
+
+def records_parameters() -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", RECORDS_MODULE], cwd=str(ROOT))
+
+
+def write_upstream_config(folder: Path) -> Path:
+    path = folder / "upstream.json"
+    entry = {"command": sys.executable, "args": ["-m", RECORDS_MODULE], "cwd": str(ROOT)}
+    path.write_text(json.dumps({"mcpServers": {"records": entry}}), encoding="utf-8")
+    return path
+
+
+@asynccontextmanager
+async def code_mode_servers() -> AsyncIterator[CodeModeServers]:
+    """Start both connections; they stop when the block ends."""
+    if not (ROOT / "tests" / "upstream" / "servers" / "records.py").is_file():
+        raise FileNotFoundError(f"the records test server is not in {ROOT / 'tests'}: run from a source checkout")
+    with tempfile.TemporaryDirectory(prefix="sandbox-bench-upstream-") as directory:
+        config = write_upstream_config(Path(directory))
+        async with (
+            running_server(SANDBOX_UPSTREAM=str(config)) as sandbox,
+            Client(records_parameters(), mode="legacy") as direct,
+        ):
+            yield CodeModeServers(sandbox, direct)
+
+
+def _check_sum(outcome: dict[str, Any], calls: int) -> None:
+    expected = calls * (calls + 1) // 2
+    if outcome.get("result") != expected or len(outcome.get("toolCalls", [])) != calls:
+        raise CallFailed(f"expected {calls} calls summing ids to {expected}, got {json.dumps(outcome)[:300]}")
+
+
+async def measure_call(plan: Plan, progress: Progress, servers: CodeModeServers) -> Section:
+    """Section 12: the kinds of call interleaved iteration by iteration, so that drift affects them alike."""
+    progress.section("code mode: one upstream call")
+    section = Section("code_mode_call", "12. Code mode: one upstream tool call, from JavaScript and directly")
+    warmup, iterations = max(1, plan.warmup // 4), max(3, plan.latency_iterations // 5)
+    n = SEQUENTIAL_CALLS
+    keys = ("direct", "one", "one_upstream", "floor", "sequential", "marginal")
+    samples: dict[str, list[float]] = {key: [] for key in keys}
+    bar = progress.bar("code mode calls", warmup + iterations)
+    for i in range(warmup + iterations):
+        started = time.perf_counter()
+        await servers.call_direct("get_record", {"id": 1})
+        direct = (time.perf_counter() - started) * 1000
+        one, outcome = await servers.run_js(ONE_CALL)
+        if outcome["result"]["record"]["id"] != 1 or len(outcome["toolCalls"]) != 1:
+            raise CallFailed(f"unexpected result of one call: {json.dumps(outcome)[:300]}")
+        floor, _ = await servers.sandbox.timed_execute(ONE_PLUS_ONE)
+        sequential, many = await servers.run_js(sequential_code(n))
+        _check_sum(many, n)
+        if i >= warmup:
+            for key, value in zip(
+                keys,
+                (
+                    direct,
+                    one,
+                    float(outcome["toolCalls"][0]["durationMs"]),
+                    floor,
+                    sequential,
+                    (sequential - one) / (n - 1),
+                ),
+                strict=True,
+            ):
+                samples[key].append(value)
+        bar.advance()
+    bar.close()
+    labels = {
+        "direct": "records `get_record` called directly by an MCP client over stdio",
+        "one": f"{TOOL} `{ONE_CALL}`, whole call",
+        "one_upstream": "of which the upstream call, as the server timed it (`toolCalls[0].durationMs`)",
+        "floor": "execute_js `1+1` on the same server (the sandbox's floor)",
+        "sequential": f"{TOOL}, {n} `await` get_record calls one after another, whole call",
+        "marginal": f"per upstream call inside one execution: ({n} calls - 1 call) / {n - 1}",
+    }
+    for key in keys:
+        note = "computed per iteration from the two rows above it" if key == "marginal" else ""
+        section.rows.append(Row(key, labels[key], "ms", samples[key], note=note))
+        if key != "direct":
+            section.compare(key, "direct", short="direct get_record")
+    one_row, floor_row, marginal = section.row("one"), section.row("floor"), section.row("marginal")
+    direct_row = section.row("direct")
+    if one_row and floor_row and marginal and direct_row:
+        section.notes.append(
+            f"One call from JavaScript costs {one_row.median - direct_row.median:.2f} ms (median) over the direct call "
+            f"and {one_row.median - floor_row.median:.2f} ms over execute_js `1+1`; each further call in the same "
+            f"execution adds {marginal.median:.2f} ms ({marginal.median / direct_row.median:.2f}x the direct call)."
+        )
+    section.notes.append(
+        "Every row is timed at the client, the upstream row inside the server. The direct client and the sandbox's "
+        "upstream connection each talk to their own records server process over stdio."
+    )
+    return section
+
+
+def _in_flight() -> str:
+    return server_env().get("SANDBOX_MAX_CALLS_IN_FLIGHT", str(DEFAULT_MAX_CALLS_IN_FLIGHT))
+
+
+async def measure_throughput(plan: Plan, progress: Progress, servers: CodeModeServers) -> Section:
+    """Section 13: upstream calls per second inside one execution, with Promise.all and one after another."""
+    progress.section("code mode: calls/s with Promise.all")
+    section = Section("code_mode_throughput", "13. Code mode: upstream calls per second inside one execution")
+    warmup, iterations = max(1, plan.warmup // 4), max(3, plan.work_iterations)
+    kinds = [(kind, calls) for calls in BATCHES for kind in ("parallel", "sequential")]
+    rates: dict[str, list[float]] = {f"{kind}_{calls}": [] for kind, calls in kinds}
+    whole: dict[str, list[float]] = {key: [] for key in rates}
+    bar = progress.bar("Promise.all", warmup + iterations)
+    for i in range(warmup + iterations):
+        for kind, calls in kinds:
+            code = parallel_code(calls) if kind == "parallel" else sequential_code(calls)
+            elapsed, outcome = await servers.run_js(code)
+            _check_sum(outcome, calls)
+            if i >= warmup:
+                rates[f"{kind}_{calls}"].append(calls / float(outcome["durationMs"]) * 1000)
+                whole[f"{kind}_{calls}"].append(elapsed)
+        bar.advance()
+    bar.close()
+    for kind, calls in kinds:
+        key = f"{kind}_{calls}"
+        how = "`Promise.all`" if kind == "parallel" else "`await` in a loop"
+        note = f"whole call {statistics.median(whole[key]):.1f} ms (median)"
+        section.rows.append(
+            Row(key, f"{calls} get_record calls in one execution, {how}", "calls/s", rates[key], note=note)
+        )
+    for calls in BATCHES:
+        section.compare(f"parallel_{calls}", f"sequential_{calls}", short=f"{calls} one after another")
+    section.notes.append(
+        f"calls/s = the calls divided by the execution's `durationMs` (inside the worker, from the start of the run to "
+        f"its result). At most {_in_flight()} calls are in flight at once (`max_calls_in_flight`), so Promise.all of "
+        f"{max(BATCHES)} runs in waves; a ratio above 1 is how much faster Promise.all is than awaiting one by one."
+    )
+    return section
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run sections 12 to 14 alone and print their report."""
+    from benchmarks import machine
+    from benchmarks.cli import CODE_MODE_SECTIONS, Run
+    from benchmarks.plan import DEFAULT, QUICK
+    from benchmarks.report import markdown
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.code_mode", description=main.__doc__)
+    parser.add_argument("--quick", action="store_true", help="few iterations")
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else DEFAULT
+    bench = Run(plan, Progress(CODE_MODE_SECTIONS))
+    anyio.run(bench.measure_code_mode)
+    report = markdown(machine.describe(), plan, bench.sections, [])
+    # The targets are judged on the other sections, none of which ran: leave out their empty block.
+    sys.stdout.write(report[: report.index("## Targets")])
+    sys.exit(1 if bench.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
