@@ -38,6 +38,7 @@ from sandbox_server.settings import Settings
 from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
 from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
+from sandbox_server.upstream import redaction
 from sandbox_server.upstream.config import load_upstream_config
 from sandbox_server.upstream.consent import Elicitation
 from sandbox_server.upstream.directory import Directory
@@ -113,8 +114,10 @@ class App:
         upstreams = directory = listeners = None
         if settings.upstream is not None:
             listeners = ToolListListeners()
+            configs = load_upstream_config(settings.upstream)
+            redaction.install(configs)
             upstreams = Upstreams(
-                load_upstream_config(settings.upstream),
+                configs,
                 connect_timeout_s=settings.upstream_connect_timeout_s,
                 on_tools_changed=listeners.changed,
             )

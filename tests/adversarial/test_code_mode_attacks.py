@@ -37,7 +37,8 @@ async def attacked(upstream_dir: Path) -> AsyncIterator[CodeMode]:
             "locked": stdio_server("writes"),
             "writes": stdio_server("writes", sideEffects="confirm"),
             "narrow": stdio_server("writes", sideEffects="allow", tools=["state"]),
-            "failing": {"command": "/nonexistent/" + SECRET, "args": ["--token", SECRET]},
+            "failing": {"command": "/nonexistent/upstream-server", "args": ["--token", SECRET]},
+            "closed": {"url": f"http://127.0.0.1:9/mcp?key={SECRET}", "headers": {"X-Key": "k-" + SECRET}},
         },
     )
     async with code_mode(config, User(answer="decline"), tool_call_timeout_s=5.0) as connected:
@@ -66,7 +67,9 @@ async def test_nothing_the_code_can_reach_holds_an_upstream_credential(
         for (const server of Object.keys(tools)) {
           try { seen.push(await tools.$describe(server)); } catch (e) { seen.push(e.message); }
         }
-        try { await tools.failing.anything(); } catch (e) { seen.push(e.message, JSON.stringify(e)); }
+        for (const server of ['failing', 'closed']) {
+          try { await tools[server].anything(); } catch (e) { seen.push(e.message, JSON.stringify(e)); }
+        }
         try { seen.push(JSON.stringify(require('process').env)); } catch (e) { seen.push(e.message); }
         const found = seen.filter((text) => typeof text === 'string' && text.includes(input.needle));
         [seen.length, found]

@@ -50,7 +50,7 @@ async def test_an_unknown_declaration_uri_is_an_error_naming_the_known_ones(surf
 async def test_the_catalogue_stays_within_its_budget_plus_25_tokens_per_tool_listed(surface: CodeMode) -> None:
     listed = (await surface.client.list_tools()).tools
     named = sum(len(surface.app.directory.exposed(u) or ()) for u in surface.app.upstreams)  # type: ignore[union-attr]
-    assert named == 24
+    assert named > 20  # records and writes together
     assert tokens(listed) <= CATALOGUE_BUDGET + 25 * named
 
 
@@ -59,7 +59,9 @@ async def test_past_forty_tools_the_description_counts_them_by_server(upstream_d
     async with code_mode(write_config(upstream_dir, servers, "many.json")) as connected:
         tool = await connected.tool()
         listed = (await connected.client.list_tools()).tools
-    assert "- tools.copy0: 18 tools" in (tool.description or "")
+        count = len(connected.app.upstreams["copy0"].tools)  # type: ignore[index]
+    assert count * 3 > 40
+    assert f"- tools.copy0: {count} tools" in (tool.description or "")
     assert "list_records" not in (tool.description or "")
     assert tokens(listed) <= CATALOGUE_BUDGET
 
