@@ -112,7 +112,16 @@ class HostBridge:
         limits = self._limits
         if len(text) > (limits.request_bytes if limits is not None else 65_536) + 1024:
             call_id = _leading_id(text)
-            return call_id, None, _error("HostCallTooLarge", "the request is larger than a host call may be")
+            most = limits.request_bytes if limits is not None else 65_536
+            return (
+                call_id,
+                None,
+                _error(
+                    "HostCallTooLarge",
+                    f"the request is larger than a host call may be ({most} bytes as JSON, MAX_HOST_REQUEST_BYTES): "
+                    "pass less per call, or split it over several calls",
+                ),
+            )
         try:
             message = json.loads(text)
         except ValueError:
