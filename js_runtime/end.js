@@ -28,7 +28,7 @@ ReflectDefineProperty(ErrorCtor, 'prepareStackTrace', {
 // mini-racer's timer manager is a `var` too: it cannot be deleted, only emptied.
 if (!ReflectDeleteProperty(globalObject, '__timer_manager')) globalObject.__timer_manager = undefined;
 
-return { run, connect, warmUp, abort, abortMemory, settleHostCall, deferredLoaded, workerArguments };
+return { run, runNext, connect, warmUp, abort, abortMemory, settleHostCall, deferredLoaded, workerArguments };
 })();
 })(eval);
 //# sourceURL=sandbox-runtime.js

@@ -44,7 +44,7 @@ const runState = {
 // (hex) for the web crypto API. Unreadable options leave the defaults.
 function parseOptions(optionsJson) {
   const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined,
-    nodePreload: undefined, webPreload: undefined, tools: undefined };
+    nodePreload: undefined, webPreload: undefined, tools: undefined, session: false };
   try {
     const parsed = JSONParse(optionsJson);
     if (parsed === null || typeof parsed !== 'object') return options;
@@ -60,6 +60,8 @@ function parseOptions(optionsJson) {
     if (modules !== undefined) provideModules(modules.value);
     const webPreload = describe(parsed, 'webPreload');
     if (webPreload !== undefined) options.webPreload = webPreload.value;
+    const session = describe(parsed, 'session');
+    options.session = session !== undefined && session.value === true;
     const tools = describe(parsed, 'tools');
     if (tools !== undefined) options.tools = tools.value;
     const dataFolder = describe(parsed, 'dataFolder');
@@ -152,7 +154,9 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
     }
   }
   defineGlobalValue('input', input);
-  defineFiles(filesPayload); // files.js: the global `files`, only when the call named files
+  // files.js: the global `files`, only when the call named files; a session's call that names none keeps the
+  // files an earlier call loaded.
+  if (!options.session || (typeof filesPayload === 'string' && filesPayload !== '')) defineFiles(filesPayload);
   defineTools(options.tools); // tools.js: the global `tools`, only in execute_js_with_tools
   preloadWebModules(options.webPreload); // web.js and node.js: the modules the code names, before it runs
   preloadNodeModules(options.nodePreload);
@@ -379,6 +383,24 @@ function hideEntry() {
 function runJob(job) {
   try {
     return run(job.code, job.input, job.options);
+  } catch (error) {
+    return internalFailureOutcome(error);
+  }
+}
+
+// The next job of an isolate a session keeps: `this` is the job as JSON text ({code, input,
+// options, files}), a string mini-racer makes in C++, so nothing the earlier jobs' code changed
+// (Array.prototype, JSON) is involved in passing it. The host notification, if any, is the one
+// the session's first job brought.
+function runNext() {
+  let job;
+  try {
+    job = JSONParse('' + this);
+  } catch (error) {
+    return internalFailureOutcome(error);
+  }
+  try {
+    return run('' + job.code, '' + job.input, '' + job.options, '' + job.files);
   } catch (error) {
     return internalFailureOutcome(error);
   }

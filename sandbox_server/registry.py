@@ -53,6 +53,10 @@ class CallContext:
     """Asks the caller's user to allow one action (MCP elicitation); None when the user cannot be asked."""
     no_consent_reason: str = "this client cannot be asked for consent"
     """Why ``consent`` is None, as the end of a sentence."""
+    owner: object | None = None
+    """The client connection the call came on, which owns its sessions; None where no state may outlive a call."""
+    no_session_reason: str = "this connection cannot keep sessions"
+    """Why ``owner`` is None, as a sentence."""
 
 
 class Consent(Protocol):

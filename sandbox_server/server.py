@@ -34,6 +34,7 @@ from sandbox_server.registry import CallContext, Registry, ToolSpec
 from sandbox_server.results import ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sandbox.protocol import well_formed
+from sandbox_server.sessions import SessionLimits, SessionManager
 from sandbox_server.settings import Settings
 from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
@@ -99,6 +100,8 @@ class App:
     """The live view of ``upstreams`` the tool works from."""
     listeners: ToolListListeners | None = None
     """The client sessions to tell when the upstream tools, and so execute_js_with_tools, change."""
+    sessions: SessionManager | None = None
+    """The JavaScript sessions of every client (``session`` on the JavaScript tools)."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -110,7 +113,16 @@ class App:
         )
         pool = WorkerPool(settings.workers, limits, max_queue_wait_s=settings.max_queue_wait_s)
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
-        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder)])
+        sessions = SessionManager(
+            limits,
+            SessionLimits(
+                per_client=settings.max_sessions_per_client,
+                per_server=settings.max_sessions,
+                idle_s=settings.session_idle_timeout_s,
+                max_age_s=settings.session_max_age_s,
+            ),
+        )
+        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions)])
         upstreams = directory = listeners = None
         if settings.upstream is not None:
             listeners = ToolListListeners()
@@ -122,7 +134,7 @@ class App:
                 on_tools_changed=listeners.changed,
             )
             directory = Directory(upstreams)
-            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder))
+            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions))
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         return cls(
@@ -135,6 +147,7 @@ class App:
             upstreams=upstreams,
             directory=directory,
             listeners=listeners,
+            sessions=sessions,
         )
 
     async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
@@ -176,11 +189,15 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
     async def lifespan(_: Server[App]) -> AsyncIterator[App]:
         await app.pool.start()
         try:
+            if app.sessions is not None:
+                await app.sessions.start()
             if app.upstreams is not None:
                 await app.upstreams.start()
             yield app
         finally:
             try:
+                if app.sessions is not None:
+                    await app.sessions.aclose()
                 if app.upstreams is not None:
                     await app.upstreams.aclose()
             finally:
@@ -224,6 +241,15 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
                     level, data, logger="sandbox_server", related_request_id=ctx.request_id
                 )
 
+    def owner_of(ctx: ServerRequestContext[App]) -> dict[str, Any]:
+        """Who owns the sessions this call may use: its client connection, where state may outlive a request."""
+        if app.settings.transport == "http" and not app.settings.http_sessions:
+            return {
+                "no_session_reason": "stateless HTTP keeps nothing between requests; sessions need the server to run "
+                "with --http-sessions (and, behind a load balancer, session affinity)"
+            }
+        return {"owner": _connection_of(ctx)}
+
     def consent_for(ctx: ServerRequestContext[App]) -> dict[str, Any]:
         """How this request can ask its user to allow an action (for ``execute_js_with_tools``)."""
         if app.upstreams is None:
@@ -254,6 +280,7 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
                     report_progress=ctx.session.report_progress,
                     progress_requested=bool(params.meta and params.meta.get("progress_token") is not None),
                     **consent_for(ctx),
+                    **owner_of(ctx),
                 ),
             )
         )

@@ -108,6 +108,21 @@ DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S = 600.0
 """Seconds a session may go without any request before it is closed (HTTP sessions only)."""
 
 
+SESSION_BUDGET_BYTES = 256 * 2**20
+"""Memory one session may come to (its worker process and a full heap), for the default number of sessions."""
+
+
+def default_max_sessions() -> int:
+    """Sessions one server keeps at most by default: a quarter of the machine's memory, one budget each, 2 to 32."""
+    import psutil
+
+    try:
+        total = int(psutil.virtual_memory().total)
+    except Exception:  # a platform psutil cannot read
+        return 4
+    return max(2, min(32, total // 4 // SESSION_BUDGET_BYTES))
+
+
 def default_workers() -> int:
     """One worker process per CPU this process may run on."""
     from sandbox_server import platform
@@ -153,6 +168,17 @@ class Settings(BaseSettings):
     tool_call_timeout_s: float = Field(30.0, gt=0, le=86_400, description="seconds one upstream tool call may take")
     max_tool_result_bytes: int = Field(
         DEFAULT_MAX_TOOL_RESULT_BYTES, ge=1_024, le=64 * 2**20, description="largest upstream tool result (as JSON)"
+    )
+    max_sessions: int = Field(
+        default_factory=default_max_sessions,
+        ge=1,
+        le=1_024,
+        description="sessions the server keeps at most, each in a worker process of its own",
+    )
+    max_sessions_per_client: int = Field(4, ge=1, le=1_024, description="sessions one client may have at once")
+    session_idle_timeout_s: float = Field(900.0, gt=0, le=7 * 86_400, description="an unused session ends after this")
+    session_max_age_s: float = Field(
+        4 * 3600.0, gt=0, le=30 * 86_400, description="a session ends this long after it started"
     )
     max_queue_wait_s: float = Field(
         DEFAULT_MAX_QUEUE_WAIT_S, gt=0, le=86_400, description="seconds a call may wait for a free worker"

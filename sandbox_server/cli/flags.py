@@ -45,6 +45,10 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
     ("--upstream-connect-timeout-s", "upstream_connect_timeout_s", float, "seconds an upstream server has to start"),
     ("--tool-call-timeout-s", "tool_call_timeout_s", float, "seconds one upstream tool call may take"),
     ("--max-tool-result-bytes", "max_tool_result_bytes", int, "largest upstream tool result, in bytes of JSON"),
+    ("--max-sessions", "max_sessions", int, "sessions the server keeps at most (default: sized to memory)"),
+    ("--max-sessions-per-client", "max_sessions_per_client", int, "sessions one client may have at once"),
+    ("--session-idle-timeout-s", "session_idle_timeout_s", float, "seconds before an unused session ends"),
+    ("--session-max-age-s", "session_max_age_s", float, "seconds after which a session ends, used or not"),
 ]
 
 

@@ -63,6 +63,8 @@ Outcome = TypedDict(
         "syntaxMode": Literal["script", "async"] | None,
         "async": bool,
         "durationMs": float,
+        "isolateRuns": NotRequired[int],
+        "heapBytes": NotRequired[int],
     },
 )
 Outcome.__doc__ = """The outcome of one execution, as sent by the worker (JSON-compatible).
@@ -70,7 +72,8 @@ Outcome.__doc__ = """The outcome of one execution, as sent by the worker (JSON-c
 ``result`` is present only when the result has a JSON form; ``resultText`` is the result rendered the way
 Node's console would (``resultShortened`` when it leaves something out: items, depth, part of a string);
 ``durationMs`` is the execution time measured in the worker, or by the pool when the
-worker could not answer.
+worker could not answer. A job that asked to keep its isolate (a session's) adds how many runs the isolate has had
+(``isolateRuns``) and its heap's used bytes (``heapBytes``).
 """
 
 

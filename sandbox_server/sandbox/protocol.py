@@ -130,6 +130,10 @@ class Job:
         data_folder: Whether the server shares a data folder (Node's fs then reads from it).
         tools: What the global ``tools`` lists (``{"servers": [{"name", "tools", "unavailable"}]}``): the other
             MCP servers' tools the code may call through ``host``; None for no global ``tools``.
+        keep: Keep the isolate after the job for the next one (a session's worker); its outcome then says how many
+            runs the isolate has had (``isolateRuns``) and its heap (``heapBytes``).
+        cell: Run the code as a session's cell: its top-level declarations become the isolate's globals, and may be
+            declared again by a later cell.
     """
 
     code: str
@@ -139,6 +143,8 @@ class Job:
     host: HostService | None = None
     data_folder: bool = False
     tools: Mapping[str, Any] | None = None
+    keep: bool = False
+    cell: bool = False
 
     def __post_init__(self) -> None:
         if self.timeout_ms < 1:
@@ -256,6 +262,8 @@ def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
         | ({} if job.host is None else {"host": job.host.limits_message()})
         | ({"dataFolder": True} if job.data_folder else {})
         | ({} if job.tools is None else {"tools": dict(job.tools)})
+        | ({"keep": True} if job.keep else {})
+        | ({"cell": True} if job.cell else {})
     )
 
 

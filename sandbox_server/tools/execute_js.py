@@ -8,6 +8,7 @@ from sandbox_server.data.files import FORMATS
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec
 from sandbox_server.sandbox import WorkerPool
+from sandbox_server.sessions import SessionManager
 from sandbox_server.settings import Settings
 from sandbox_server.tools.rendering import fenced, render_outcome
 from sandbox_server.tools.runs import PROGRESS_INTERVAL_S, js_handler
@@ -22,33 +23,34 @@ __all__ = [
     "structure_argument_error",
 ]
 
-ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed", "cancelled", "busy"]
+ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed", "cancelled", "busy", "session"]
+
+SESSION_NAME = "^[A-Za-z0-9_.-]{1,64}$"
+"""What a session name may be: short, and safe to show in any message."""
 
 
 def _description(settings: Settings) -> str:
     return f"""\
 Run JavaScript or TypeScript in a fresh, isolated V8 engine and get back its result and console output. Use it \
 whenever an answer needs real computation instead of a guess: exact arithmetic (BigInt), statistics and \
-aggregation over data passed in `input`, sorting, string processing and regular expressions, parsing (JSON, \
-CSV, URLs), hashing and encoding, date and time-zone math (Intl, Temporal), checking a calculation.
+aggregation over data passed in `input`, string processing and regular expressions, parsing (JSON, CSV, \
+URLs), hashing and encoding, date and time-zone math (Intl, Temporal).
 
 Results work as in a REPL: the last expression is the result (`xs.sort()`; a final `{{ mean, median }}` is \
 that object); top-level `await` works and a Promise result is awaited. console.log/info/debug go to stdout, \
-console.warn/error to stderr, printed as Node prints them; the result also comes as JSON.
+console.warn/error to stderr, as Node prints them; the result also comes as JSON.
 
 Available: modern ECMAScript, TypeScript syntax (types removed; no enums or namespaces), \
-Intl with full ICU data, Temporal, WebAssembly, timers, structuredClone, TextEncoder/TextDecoder, atob/btoa, \
+Intl (full ICU), Temporal, WebAssembly, timers, structuredClone, TextEncoder/TextDecoder, atob/btoa, \
 URL/URLSearchParams, performance.now, crypto (getRandomValues, randomUUID, subtle: digest, HMAC, PBKDF2, HKDF). \
 Node 20's pure modules by require or import: buffer/Buffer, crypto (hashes, HMAC, random \
 bytes, timingSafeEqual, pbkdf2), util, path, url, querystring, string_decoder, events, assert, timers, os \
-constants, process (argv ['node', '/main.js'], stdout.write, exit, hrtime). The global `input` is a copy of the \
-`input` argument. Not available: network (fetch), packages, process.env, child processes, writing files, the \
-DOM. Each call starts from a clean state.
+constants, process (argv, stdout.write, exit, hrtime). Not available: network (fetch), packages, \
+process.env, child processes, writing files, the DOM.
 
-Limits: {settings.default_timeout_ms} ms by default (timeout_ms up to {settings.max_timeout_ms}), \
-{settings.memory_limit_mb} MiB of memory, output capped at {settings.output_cap_bytes} bytes (head and tail \
-kept), code up to {settings.max_code_bytes} bytes, input up to {settings.max_input_bytes} bytes as JSON. Errors \
-give their kind, message, line and column, and a hint for Node or browser habits.
+Limits: {settings.default_timeout_ms} ms by default, {settings.memory_limit_mb} MiB of memory, output capped at \
+{settings.output_cap_bytes} bytes, input up to {settings.max_input_bytes} bytes as JSON. Errors give their kind, \
+message, line and column, and a hint for Node or browser habits.
 
 Example: code `input.map(r => r.price * r.qty).reduce((a, b) => a + b, 0)` with input \
 `[{{"price": 2.5, "qty": 4}}, {{"price": 10, "qty": 1}}]` gives `Result: 20`."""
@@ -127,6 +129,15 @@ def _full_input_schema(settings: Settings) -> dict[str, Any]:
                     "Optional JSON data for the code, available as the global `input` (a copy it may modify)."
                 ),
             },
+            "session": {
+                "type": "string",
+                "pattern": SESSION_NAME,
+                "description": (
+                    "Keep state between calls: calls naming the same session share one isolate, so top-level "
+                    "declarations and globals persist."
+                ),
+            },
+            "reset": {"type": "boolean", "description": "With `session`: discard its state first."},
         },
     }
 
@@ -161,6 +172,20 @@ OUTPUT_SCHEMA: dict[str, Any] = {
         "timeoutMs": {"type": "integer", "description": "the time limit that applied"},
         "async": {"type": "boolean", "description": "whether the code ran as an async function body"},
         "error": _ERROR_SCHEMA,
+        "session": {
+            "type": "object",
+            "description": "the session the call ran in: its calls so far, age, heap, whether this call created it, "
+            "and, when its state is gone, why",
+            "properties": {
+                "name": {"type": "string"},
+                "calls": {"type": "integer"},
+                "ageS": {"type": "number"},
+                "heapBytes": {"type": "integer"},
+                "created": {"type": "boolean"},
+                "reset": {"type": "string"},
+            },
+            "required": ["name", "calls", "ageS", "heapBytes", "created"],
+        },
     },
     "required": ["ok", "stdout", "stderr", "truncated", "durationMs", "error"],
 }
@@ -178,8 +203,11 @@ def structure_argument_error(message: str, problems: list[str]) -> dict[str, Any
     }
 
 
-def execute_js_tool(settings: Settings, pool: WorkerPool, folder: DataFolder | None = None) -> ToolSpec:
-    """The ``execute_js`` tool bound to a worker pool; with a data ``folder``, it takes a ``files`` argument."""
+def execute_js_tool(
+    settings: Settings, pool: WorkerPool, folder: DataFolder | None = None, sessions: SessionManager | None = None
+) -> ToolSpec:
+    """The ``execute_js`` tool bound to a worker pool; with a data ``folder``, it takes a ``files`` argument; with
+    ``sessions``, a ``session`` argument keeps state between calls."""
     description = _description(settings)
     if folder is not None:
         description += _files_description(settings)
@@ -189,7 +217,7 @@ def execute_js_tool(settings: Settings, pool: WorkerPool, folder: DataFolder | N
         description=description,
         input_schema=input_schema(settings, folder is not None),
         output_schema=OUTPUT_SCHEMA,
-        handler=js_handler(settings, pool, folder),
+        handler=js_handler(settings, pool, folder, sessions=sessions),
         icon="execute_js",
         annotations=PURE_COMPUTATION,
         structure_argument_error=structure_argument_error,

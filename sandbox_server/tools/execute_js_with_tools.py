@@ -16,6 +16,7 @@ import mcp_types as types
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.registry import ToolSpec
 from sandbox_server.sandbox import WorkerPool
+from sandbox_server.sessions import SessionManager
 from sandbox_server.settings import Settings
 from sandbox_server.tools.execute_js import OUTPUT_SCHEMA, input_schema, structure_argument_error
 from sandbox_server.tools.runs import js_handler
@@ -69,7 +70,11 @@ Servers:
 
 
 def execute_js_with_tools_tool(
-    settings: Settings, pool: WorkerPool, directory: Directory, folder: DataFolder | None = None
+    settings: Settings,
+    pool: WorkerPool,
+    directory: Directory,
+    folder: DataFolder | None = None,
+    sessions: SessionManager | None = None,
 ) -> ToolSpec:
     """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js``."""
     schema = input_schema(settings, folder is not None, brief=True)
@@ -84,7 +89,7 @@ def execute_js_with_tools_tool(
         description=description,
         input_schema=schema,
         output_schema=_output_schema(),
-        handler=js_handler(settings, pool, folder, directory),
+        handler=js_handler(settings, pool, folder, directory, sessions),
         icon="execute_js",
         annotations=annotations,
         structure_argument_error=structure_argument_error,

@@ -45,6 +45,8 @@ def _labelled(label: str, text: str) -> str:
 
 def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -> str:
     kind = error.get("kind")
+    if kind == "session":
+        return f"No session for this call: {error.get('message')}. The code did not run."
     if kind == "timeout":
         return (
             f"Execution timed out: it did not finish within timeout_ms={timeout_ms}. If the code is correct but "
@@ -101,10 +103,12 @@ def render_outcome(
     timeout_ms: int,
     code: str = "",
     tool_calls: Sequence[dict[str, Any]] | None = None,
+    session: dict[str, Any] | None = None,
 ) -> ToolResult:
     """Turn a worker outcome into the tool result: readable text plus the structured object.
 
-    ``tool_calls`` (for ``execute_js_with_tools``) are the upstream calls the code made, as ``toolCalls``.
+    ``tool_calls`` (for ``execute_js_with_tools``) are the upstream calls the code made, as ``toolCalls``;
+    ``session`` describes the session the call ran in (see ``sandbox_server.sessions``).
     """
     structured: dict[str, Any] = {
         key: outcome[key]
@@ -157,6 +161,9 @@ def render_outcome(
             f"(output truncated to {settings.output_cap_bytes} bytes; {structured.get('omittedBytes', 0)} bytes "
             "left out: print less, or summarise before printing)"
         )
+    if session is not None:
+        structured["session"] = session
+        parts.append(_session_line(session))
     if tool_calls is not None:
         structured["toolCalls"] = list(tool_calls)
         if tool_calls:
@@ -177,3 +184,17 @@ def _calls_line(calls: Sequence[dict[str, Any]]) -> str:
     if len(shown) > 12:
         shown = [*shown[:12], f"and {len(shown) - 12} more"]
     return f"Tool calls ({len(calls)}): " + ", ".join(shown)
+
+
+def _session_line(session: dict[str, Any]) -> str:
+    """``Session "sales": call 3, 42 s old, heap 4.2 MiB.`` (or that it is new, or that its state is gone)."""
+    name = session["name"]
+    if "reset" in session:
+        return (
+            f'Session "{name}" was reset ({session["reset"]}): its state is gone, and the next call naming it '
+            "starts a new one."
+        )
+    heap = session["heapBytes"] / 2**20
+    if session["created"]:
+        return f'Session "{name}": new (call 1); its top-level declarations and globals stay for the next calls.'
+    return f'Session "{name}": call {session["calls"]}, {session["ageS"]:.0f} s old, heap {heap:.1f} MiB.'

@@ -18,6 +18,7 @@ from sandbox_server.registry import CallContext, Handler
 from sandbox_server.results import ToolResult
 from sandbox_server.sandbox import Job, WorkerPool
 from sandbox_server.sandbox.protocol import HostHandler, HostService
+from sandbox_server.sessions import SessionManager, SessionRefused, SessionRun
 from sandbox_server.settings import MAX_HOST_REQUEST_BYTES, Settings
 from sandbox_server.tools.host_calls import HostDispatcher
 from sandbox_server.tools.rendering import render_outcome
@@ -41,9 +42,14 @@ def _host_service(settings: Settings, services: dict[str, HostHandler]) -> HostS
 
 
 def js_handler(
-    settings: Settings, pool: WorkerPool, folder: DataFolder | None = None, directory: Directory | None = None
+    settings: Settings,
+    pool: WorkerPool,
+    folder: DataFolder | None = None,
+    directory: Directory | None = None,
+    sessions: SessionManager | None = None,
 ) -> Handler:
-    """The handler of a JavaScript tool: with a ``directory``, its code also has the global ``tools``."""
+    """The handler of a JavaScript tool: with a ``directory``, its code also has the global ``tools``; with
+    ``sessions``, a call that names a ``session`` runs in that session's isolate."""
     files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
     call_limits = CallLimits(timeout_s=settings.tool_call_timeout_s, result_bytes=settings.max_tool_result_bytes)
 
@@ -120,6 +126,22 @@ def js_handler(
             tools=directory.manifest() if directory is not None else None,
         )
 
+        async def run_job() -> tuple[dict[str, Any], SessionRun | None]:
+            name = arguments.get("session")
+            if name is None:
+                if arguments.get("reset") is True:
+                    message = "reset applies to a session: name it in `session` too."
+                    raise ArgumentError(message, problems=[message])
+                return dict(await pool.run(job)), None
+            if sessions is None or context.owner is None:
+                reason = context.no_session_reason if sessions is not None else "this server keeps no sessions"
+                raise ArgumentError(f"session cannot be used here: {reason}", problems=[reason])
+            try:
+                outcome, ran = await sessions.run(context.owner, name, job, reset=arguments.get("reset") is True)
+            except SessionRefused as exc:
+                return _refused(str(exc)), None
+            return dict(outcome), ran
+
         async def report_progress() -> None:
             while True:
                 await anyio.sleep(PROGRESS_INTERVAL_S)
@@ -127,13 +149,25 @@ def js_handler(
                 await context.report_progress(elapsed, float(timeout_ms), f"running for {elapsed:.0f} ms")
 
         if not context.progress_requested:
-            outcome = dict(await pool.run(job))
+            outcome, ran = await run_job()
         else:
             async with anyio.create_task_group() as group:
                 group.start_soon(report_progress)
-                outcome = dict(await pool.run(job))
+                outcome, ran = await run_job()
                 group.cancel_scope.cancel()
         calls = None if service is None else [record.to_json() for record in service.calls]
-        return render_outcome(outcome, settings, timeout_ms, code, calls)
+        return render_outcome(outcome, settings, timeout_ms, code, calls, ran.structured() if ran else None)
 
     return handler
+
+
+def _refused(message: str) -> dict[str, Any]:
+    """The outcome of a call that did not run because no session could be had."""
+    return {
+        "ok": False,
+        "stdout": "",
+        "stderr": "",
+        "truncated": False,
+        "durationMs": 0,
+        "error": {"kind": "session", "name": "SessionRefused", "message": message, "line": None, "column": None},
+    }

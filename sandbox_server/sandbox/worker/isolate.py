@@ -100,6 +100,8 @@ class Isolate:
         """Where the runtime's host calls go (the job's bridge); while None, they are dropped."""
         self.stuck = False
         """Whether the isolate stayed busy after its job was stopped (disposing of it may then hang)."""
+        self.runs = 0
+        """Jobs started in this isolate: more than one only for an isolate a session keeps."""
 
     async def call_bare(self, name: str) -> Any:
         """Call the runtime function ``name`` without arguments, on the cancelable path only.
@@ -210,6 +212,12 @@ class Isolate:
         """
         assert self._api is not None, "isolate used after close"
         self._delivered = asyncio.get_running_loop().create_future()
+        self.runs += 1
+        if self.runs > 1:
+            # A session's later job: the code of earlier jobs has run here, so nothing is passed through argument
+            # lists or globals it could have changed; the job travels as one string, the call's `this`.
+            job = json.dumps({"code": code, "input": input_json, "options": options, "files": files})
+            return await self.call_with_this("runNext", job)
         if files or host:
             # Data-folder files can be megabytes: as call arguments they cross without being escaped into
             # source text and parsed again (the hops cost microseconds against that). No model-written code
@@ -286,7 +294,7 @@ class Isolate:
         self.racer.close()
 
 
-_RUNTIME_FUNCTIONS = ("connect", "warmUp", "abort", "abortMemory")
+_RUNTIME_FUNCTIONS = ("connect", "warmUp", "abort", "abortMemory", "runNext")
 """The runtime's functions the worker fetches up front (each read is a thread hop); ``run`` is read only for a job
 with data-folder files, before its code runs."""
 

@@ -122,6 +122,7 @@ async def execute(
         memory=isolate.heap() if node is not None and "memoryUsage" in code else None,
         track_iterators=tracks_iterators(code),
         tools=request.get("tools"),
+        session=request.get("keep") is True,
     )
     loop = asyncio.get_running_loop()
     started = loop.time()

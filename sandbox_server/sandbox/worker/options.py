@@ -37,6 +37,7 @@ def run_options(
     data_folder: bool = False,
     track_iterators: bool = False,
     tools: Any = None,
+    session: bool = False,
 ) -> str:
     """The options of one run.
 
@@ -53,6 +54,7 @@ def run_options(
         data_folder: Whether the server shares a data folder (Node's fs reads from it).
         track_iterators: Follow Map and Set iterators from the start (see :func:`tracks_iterators`).
         tools: What the global ``tools`` lists (see ``js_runtime/tools.js``); None for no such global.
+        session: The run is a session's: a call that names no files keeps the global ``files`` of an earlier one.
     """
     options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
     if seed:
@@ -75,6 +77,8 @@ def run_options(
         options["trackIterators"] = True
     if isinstance(tools, dict):
         options["tools"] = tools
+    if session:
+        options["session"] = True
     return json.dumps(options)
 
 

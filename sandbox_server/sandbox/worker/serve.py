@@ -176,13 +176,17 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
     ready = ready_message(*_versions(isolate))
     channel.send(ready)
     jobs = 0
+    runs = 0  # runs of the current isolate, for a session's worker
     try:
         while (message := await incoming.next_run()) is not None:
             request = _read_request(message)
             job_id = request["id"]
             warn = functools.partial(channel.send, {"op": "pressure", "id": job_id})
             host = HostLimits.from_request(request.get("host"))
-            bridge = HostBridge(isolate, job_id, host, channel.send) if host is not None else None
+            # A session's isolate always has the bridge: its later jobs cannot be handed a notification (see
+            # Isolate.start), and a bridge without limits refuses each call at once.
+            keeping = request.get("keep") is True
+            bridge = HostBridge(isolate, job_id, host, channel.send) if host is not None or keeping else None
             incoming.bridge = bridge
             try:
                 outcome = await execute(isolate, request, limits, bounds, warn, bridge)
@@ -190,8 +194,17 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
                 incoming.bridge = None
                 if bridge is not None:
                     await bridge.close()
+            runs += 1
+            keep = request.get("keep") is True and not isolate.stuck and not _ends_state(outcome)
+            if request.get("keep") is True:
+                outcome = {**outcome, "isolateRuns": runs, "heapBytes": isolate.heap().get("used", 0)}
             channel.send(outcome_message(job_id, outcome))
             jobs += 1
+            if keep:
+                # A session's isolate stays for its next call, whatever the job counts say: retiring would lose it.
+                channel.send(ready)
+                continue
+            runs = 0
             if isolate.stuck:
                 # Disposing of an isolate that is still running would wait for it: make way for a fresh process.
                 stuck = "its isolate stayed busy in native code after its job was stopped"
@@ -209,6 +222,12 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
             channel.send(ready)
     finally:
         isolate.close()
+
+
+def _ends_state(outcome: Any) -> bool:
+    """Whether the job stopped in a way that leaves its isolate unfit to keep (time, memory, a crash)."""
+    error = outcome.get("error") if isinstance(outcome, dict) else None
+    return isinstance(error, dict) and error.get("kind") in ("timeout", "memory", "crashed")
 
 
 def _retirement(jobs: int, bounds: DataBounds | None) -> str | None:
