@@ -194,9 +194,13 @@ class SessionManager:
             )
 
     def _watch(self, owner: object) -> None:
-        """End ``owner``'s sessions when the connection object goes (its client disconnected)."""
+        """End ``owner``'s sessions when its connection closes (stdio EOF, the end of an HTTP session): through the
+        connection's own teardown, and, should that never run, when the connection object is collected."""
         key = id(owner)
         loop = asyncio.get_running_loop()
+        teardown = getattr(owner, "exit_stack", None)
+        if isinstance(teardown, contextlib.AsyncExitStack):
+            teardown.push_async_callback(self._close_owner, key, "its client disconnected")
 
         def gone() -> None:
             if not loop.is_closed():

@@ -1,0 +1,140 @@
+"""Sessions through the official MCP client: state kept between the calls that name a session, what the result says
+about it, its resets and limits, and calls without a session unchanged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+
+from .conftest import Server, sessions_server
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_globals_and_functions_persist_between_the_calls_of_a_session(server: Server) -> None:
+    async with server.connect() as one:
+        first = await one.call("var rows = [3, 1, 2]; function total(xs) { return xs.reduce((a, b) => a + b) }; 1")
+        assert first["session"]["created"] is True and first["session"]["calls"] == 1
+        assert await one.value("rows.sort(); total(rows)") == 6
+        third = await one.call("rows")
+        assert third["result"] == [1, 2, 3]
+        assert third["session"]["created"] is False and third["session"]["calls"] == 3
+        assert third["session"]["heapBytes"] > 0 and third["session"]["ageS"] >= 0
+        assert 'Session "s": call 3' in third["text"]
+
+
+async def test_a_call_without_a_session_starts_fresh_as_before(server: Server) -> None:
+    async with server.connect() as one:
+        await one.value("globalThis.left = 'behind'")
+        plain = await one.call("typeof left", session=None)
+        assert plain["result"] == "undefined" and "session" not in plain
+
+
+async def test_reset_discards_the_state_before_running(server: Server) -> None:
+    async with server.connect() as one:
+        await one.value("var kept = 1", session="r")
+        fresh = await one.call("typeof kept", session="r", reset=True)
+        assert fresh["result"] == "undefined" and fresh["session"]["created"] is True
+
+
+async def test_reset_without_a_session_is_an_argument_error(server: Server) -> None:
+    async with server.connect() as one:
+        refused = await one.call("1", session=None, reset=True)
+        assert refused["error"]["kind"] == "arguments" and "session" in refused["error"]["message"]
+
+
+async def test_a_timeout_resets_the_session_and_says_so_and_the_next_call_starts_anew(server: Server) -> None:
+    async with server.connect() as one:
+        await one.value("var kept = 1", session="t")
+        late = await one.call("while (true) {}", session="t", timeout_ms=300)
+        assert late["error"]["kind"] == "timeout"
+        assert "ran out of time" in late["session"]["reset"]
+        assert 'Session "t" was reset' in late["text"] and "its state is gone" in late["text"]
+        after = await one.call("typeof kept", session="t")
+        assert after["result"] == "undefined" and after["session"]["created"] is True
+
+
+async def test_running_out_of_memory_resets_only_that_session(server: Server) -> None:
+    async with server.connect() as one:
+        await one.value("var mine = 'a'", session="keep")
+        await one.value("var doomed = 1", session="bomb")
+        blown = await one.call("const xs = []; while (true) xs.push(new Array(1e5).fill(1))", session="bomb")
+        assert blown["error"]["kind"] == "memory" and "reset" in blown["session"]
+        assert await one.value("mine", session="keep") == "a"
+
+
+async def test_calls_in_one_session_run_one_at_a_time_in_order(server: Server) -> None:
+    async with server.connect() as one:
+        await one.value("var log = []", session="q")
+        results: list[object] = []
+
+        async def call(i: int) -> None:
+            results.append(
+                await one.value(f"log.push({i}); await new Promise(r => setTimeout(r, 30)); log.length", session="q")
+            )
+
+        async with anyio.create_task_group() as group:
+            for i in range(4):
+                group.start_soon(call, i)
+        assert sorted(results) == [1, 2, 3, 4]  # each call saw the ones before it, none ran beside another
+
+
+async def test_the_client_limit_names_its_setting_and_the_sessions_that_exist(server: Server) -> None:
+    async with server.connect() as one:
+        for name in ("a", "b", "c"):
+            await one.value("1", session=name)
+        refused = await one.call("1", session="d")
+        assert refused["error"]["kind"] == "session"
+        message = refused["error"]["message"]
+        assert "max_sessions_per_client = 3" in message and "a, b, c" in message
+        assert "did not run" in refused["text"]
+
+
+async def test_the_server_limit_names_its_setting() -> None:
+    async with sessions_server(max_sessions=2, max_sessions_per_client=2) as small:
+        async with small.connect() as one, small.connect() as two:
+            await one.value("1", session="x")
+            await two.value("1", session="y")
+            refused = await one.call("1", session="z")
+            assert "max_sessions = 2" in refused["error"]["message"]
+            assert "x" in refused["error"]["message"]
+
+
+async def test_idle_and_old_sessions_end(server: Server) -> None:
+    sessions = server.app.sessions
+    assert sessions is not None
+    async with server.connect() as one:
+        await one.value("var kept = 1", session="idle")
+        for owned in sessions._owners.values():  # as if the idle time had passed
+            if "idle" in owned:
+                owned["idle"].last_used -= sessions.session_limits.idle_s + 1
+        await sessions.sweep()
+        after = await one.call("typeof kept", session="idle")
+        assert after["result"] == "undefined" and after["session"]["created"] is True
+
+
+async def test_a_client_that_disconnects_takes_its_sessions_with_it() -> None:
+    async with sessions_server() as fresh:
+        manager = fresh.app.sessions
+        assert manager is not None
+        async with fresh.connect() as one:
+            await one.value("1", session="gone")
+            assert manager.count() == 1
+        # The connection's own teardown ends them as it closes: nothing to wait for.
+        assert manager.count() == 0
+
+
+async def test_files_loaded_by_one_call_stay_for_the_next(tmp_path: Path) -> None:
+    (tmp_path / "sales.csv").write_text("region,amount\nnorth,5\nsouth,7\n", encoding="utf-8")
+    async with sessions_server(data_dir=tmp_path) as with_files, with_files.connect() as one:
+        first = await one.call("files['sales.csv'].rows.length", files=["sales.csv"])
+        assert first["result"] == 2
+        assert await one.value("files['sales.csv'].rows.map(r => Number(r.amount)).reduce((a, b) => a + b)") == 12
+
+
+async def test_a_session_name_outside_the_pattern_is_an_argument_error(server: Server) -> None:
+    async with server.connect() as one:
+        refused = await one.call("1", session="../etc")
+        assert refused["error"]["kind"] == "arguments" and "session" in refused["error"]["message"]
