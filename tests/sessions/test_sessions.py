@@ -93,13 +93,16 @@ async def test_the_client_limit_names_its_setting_and_the_sessions_that_exist(se
 
 
 async def test_the_server_limit_names_its_setting() -> None:
-    async with sessions_server(max_sessions=2, max_sessions_per_client=2) as small:
-        async with small.connect() as one, small.connect() as two:
-            await one.value("1", session="x")
-            await two.value("1", session="y")
-            refused = await one.call("1", session="z")
-            assert "max_sessions = 2" in refused["error"]["message"]
-            assert "x" in refused["error"]["message"]
+    async with (
+        sessions_server(max_sessions=2, max_sessions_per_client=2) as small,
+        small.connect() as one,
+        small.connect() as two,
+    ):
+        await one.value("1", session="x")
+        await two.value("1", session="y")
+        refused = await one.call("1", session="z")
+        assert "max_sessions = 2" in refused["error"]["message"]
+        assert "x" in refused["error"]["message"]
 
 
 async def test_idle_and_old_sessions_end(server: Server) -> None:

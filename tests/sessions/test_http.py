@@ -1,0 +1,35 @@
+"""Sessions over Streamable HTTP with the real command: refused statelessly, saying how to get them; with
+--http-sessions, kept per MCP session and never shared between two."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from mcp import Client
+
+from ..servers import http_server
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_stateless_http_refuses_a_session_and_says_how_to_get_one() -> None:
+    async with http_server() as (base, _):
+        with anyio.fail_after(60):
+            async with Client(base + "/mcp", mode="legacy") as client:
+                refused = await client.call_tool("execute_js", {"code": "1", "session": "s"})
+    assert refused.is_error is True and refused.structured_content is not None
+    message = refused.structured_content["error"]["message"]
+    assert "stateless HTTP" in message and "--http-sessions" in message
+
+
+async def test_with_http_sessions_state_is_kept_per_mcp_session_only() -> None:
+    async with http_server("--http-sessions") as (base, _):
+        with anyio.fail_after(60):
+            async with Client(base + "/mcp", mode="legacy") as one, Client(base + "/mcp", mode="legacy") as two:
+                await one.call_tool("execute_js", {"code": "var n = 1", "session": "s"})
+                kept = await one.call_tool("execute_js", {"code": "n += 1", "session": "s"})
+                other = await two.call_tool("execute_js", {"code": "typeof n", "session": "s"})
+    assert kept.structured_content is not None and kept.structured_content["result"] == 2
+    assert kept.structured_content["session"]["calls"] == 2
+    assert other.structured_content is not None and other.structured_content["result"] == "undefined"
+    assert other.structured_content["session"]["created"] is True
