@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import js_runtime
@@ -37,6 +37,7 @@ def run_options(
     data_folder: bool = False,
     track_iterators: bool = False,
     tools: Any = None,
+    cell_names: Sequence[str] = (),
 ) -> str:
     """The options of one run.
 
@@ -53,6 +54,8 @@ def run_options(
         data_folder: Whether the server shares a data folder (Node's fs reads from it).
         track_iterators: Follow Map and Set iterators from the start (see :func:`tracks_iterators`).
         tools: What the global ``tools`` lists (see ``js_runtime/tools.js``); None for no such global.
+        cell_names: The top-level names of a session cell (see :mod:`sandbox_server.sandbox.source.cells`): the
+            run declares them as global variables (``var``) before the code runs.
     """
     options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
     if seed:
@@ -75,6 +78,8 @@ def run_options(
         options["trackIterators"] = True
     if isinstance(tools, dict):
         options["tools"] = tools
+    if cell_names:
+        options["cellNames"] = list(cell_names)
     return json.dumps(options)
 
 
