@@ -44,7 +44,7 @@ const runState = {
 // (hex) for the web crypto API. Unreadable options leave the defaults.
 function parseOptions(optionsJson) {
   const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined,
-    nodePreload: undefined, webPreload: undefined, tools: undefined, session: false };
+    nodePreload: undefined, webPreload: undefined, tools: undefined, session: false, cellPrelude: undefined };
   try {
     const parsed = JSONParse(optionsJson);
     if (parsed === null || typeof parsed !== 'object') return options;
@@ -64,6 +64,7 @@ function parseOptions(optionsJson) {
     options.session = session !== undefined && session.value === true;
     const tools = describe(parsed, 'tools');
     if (tools !== undefined) options.tools = tools.value;
+    options.cellPrelude = cellPrelude(describe(parsed, 'cellNames'));
     const dataFolder = describe(parsed, 'dataFolder');
     runState.dataFolder = dataFolder !== undefined && dataFolder.value === true;
     const memory = describe(parsed, 'memory');
@@ -98,6 +99,21 @@ function completionHint(descriptor) {
   if (typeof start !== 'number' || typeof end !== 'number' || !(start >= 0 && end > start)) return undefined;
   if (kind !== 'expression' && kind !== 'object') return undefined;
   return { __proto__: null, start, end, kind };
+}
+
+// Session cells (sandbox_server/sandbox/source/cells.py): the worker rewrote the cell's top-level
+// declarations into writes to global variables, and sends their names as `cellNames`. Declared here
+// with `var`, in a script of their own, they outlive the cell, and a cell that declares them again
+// only assigns them again: `var a, b;`, or undefined without names (or with one that is no name).
+const CELL_NAME = new RegExpCtor('^[\\p{ID_Start}$_][\\p{ID_Continue}$\\u200c\\u200d]*$', 'u');
+
+function cellPrelude(descriptor) {
+  if (descriptor === undefined || !ArrayIsArray(descriptor.value) || descriptor.value.length === 0) return undefined;
+  const names = descriptor.value;
+  for (let i = 0; i < names.length; i++) {
+    if (typeof names[i] !== 'string' || RegExpPrototypeExec(CELL_NAME, names[i]) === null) return undefined;
+  }
+  return 'var ' + ArrayPrototypeJoin(names, ', ') + ';';
 }
 
 function resetRun(options) {
@@ -160,6 +176,14 @@ function startRun(code, inputJson, optionsJson, filesPayload) {
   defineTools(options.tools); // tools.js: the global `tools`, only in execute_js_with_tools
   preloadWebModules(options.webPreload); // web.js and node.js: the modules the code names, before it runs
   preloadNodeModules(options.nodePreload);
+  if (options.cellPrelude !== undefined) {
+    // A session cell's names (cellPrelude), declared before the cell runs.
+    try {
+      indirectEval(options.cellPrelude);
+    } catch (error) {
+      return failSynchronously(error);
+    }
+  }
 
   // Code that mentions `await` runs as an async function body whenever it parses as one: as a
   // script, `await (x)` would parse as a call of a function named await and fail at run time.

@@ -1,5 +1,9 @@
 """One job: analyse the code, run it in the isolate under its limits and the memory watch, and build its outcome.
-Nothing the code does raises here: every failure becomes an outcome."""
+Nothing the code does raises here: every failure becomes an outcome.
+
+A request with ``"cell": true`` is a session cell: its code is rewritten so that its top-level declarations
+become global variables that outlive it and it can run again in the same isolate
+(:mod:`sandbox_server.sandbox.source.cells`); the run declares those names before the code runs."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from sandbox_server.sandbox.outcome import (
     timeout_error,
 )
 from sandbox_server.sandbox.source import Unsupported, analyze
+from sandbox_server.sandbox.source.cells import as_cell
 from sandbox_server.sandbox.source.modules import rewrite_modules
 from sandbox_server.sandbox.worker.bridge import HostBridge
 from sandbox_server.sandbox.worker.engine import error_kind
@@ -107,13 +112,16 @@ async def execute(
     if analysis.unsupported is not None:
         return _unsupported_outcome(analysis.unsupported)
     code = analysis.code
+    # A cell's rewrite only adds writes to globals: what the code uses is read from the code as written.
+    cell = as_cell(code, analysis.last_statement) if request.get("cell") is True else None
+    run_code, last_statement = (cell.code, cell.last_statement) if cell is not None else (code, analysis.last_statement)
     timeout_ms: int = request["timeoutMs"]
     node = node_sources(code)
     preload = node_preload(code) if node is not None else []
     options = run_options(
         limits,
         seed=True,
-        completion=completion_hint(code, analysis.last_statement),
+        completion=completion_hint(run_code, last_statement),
         modules=web_sources(code, web_sources_for_node(node or {})),
         web_preload=web_preload(code, web_sources_for_node(preload)),
         node_modules=node,
@@ -123,7 +131,9 @@ async def execute(
         track_iterators=tracks_iterators(code),
         tools=request.get("tools"),
         session=request.get("keep") is True,
+        cell_names=cell.names if cell is not None else (),
     )
+    code = run_code
     loop = asyncio.get_running_loop()
     started = loop.time()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import js_runtime
@@ -38,6 +38,7 @@ def run_options(
     track_iterators: bool = False,
     tools: Any = None,
     session: bool = False,
+    cell_names: Sequence[str] = (),
 ) -> str:
     """The options of one run.
 
@@ -55,6 +56,8 @@ def run_options(
         track_iterators: Follow Map and Set iterators from the start (see :func:`tracks_iterators`).
         tools: What the global ``tools`` lists (see ``js_runtime/tools.js``); None for no such global.
         session: The run is a session's: a call that names no files keeps the global ``files`` of an earlier one.
+        cell_names: The top-level names of a session cell (see :mod:`sandbox_server.sandbox.source.cells`): the
+            run declares them as global variables (``var``) before the code runs.
     """
     options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
     if seed:
@@ -79,6 +82,8 @@ def run_options(
         options["tools"] = tools
     if session:
         options["session"] = True
+    if cell_names:
+        options["cellNames"] = list(cell_names)
     return json.dumps(options)
 
 
