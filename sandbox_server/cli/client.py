@@ -30,6 +30,15 @@ def call_arguments(args: argparse.Namespace) -> dict[str, Any] | None:
             sys.stderr.write('sandbox-server: --args must be a JSON object, e.g. \'{"a": 1, "b": 2}\'\n')
             return None
         arguments = parsed
+        for text in getattr(args, "then", []):
+            try:
+                further = json.loads(text)
+            except json.JSONDecodeError as exc:
+                sys.stderr.write(f"sandbox-server: --then is not valid JSON: {exc}\n")
+                return None
+            if not isinstance(further, dict):
+                sys.stderr.write("sandbox-server: --then must be a JSON object, as --args is\n")
+                return None
         if args.code_file is not None:
             try:
                 if args.code_file == "-":
@@ -127,13 +136,23 @@ async def tools_command(
                     summary = (tool.description or "").split("\n")[0]
                     sys.stdout.write(f"{tool.name}: {tool.title or ''}\n    {summary}\n")
             return 0
-        result = await client.call_tool(args.name, arguments)
-    if args.json:
-        sys.stdout.write(result.model_dump_json(by_alias=True, exclude_none=True, indent=2) + "\n")
-    else:
-        for block in result.content:
-            text = getattr(block, "text", None)
-            sys.stdout.write((text if text is not None else block.model_dump_json()) + "\n")
-        if result.is_error:
-            sys.stdout.write("isError: true\n")
-    return 1 if result.is_error else 0
+        failed = False
+        for index, call in enumerate([arguments, *further_calls(args)]):
+            result = await client.call_tool(args.name, call)
+            failed = failed or bool(result.is_error)
+            if args.json:
+                sys.stdout.write(result.model_dump_json(by_alias=True, exclude_none=True, indent=2) + "\n")
+                continue
+            if index:
+                sys.stdout.write("---\n")
+            for block in result.content:
+                text = getattr(block, "text", None)
+                sys.stdout.write((text if text is not None else block.model_dump_json()) + "\n")
+            if result.is_error:
+                sys.stdout.write("isError: true\n")
+    return 1 if failed else 0
+
+
+def further_calls(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The arguments of the calls after the first (``--then``), already checked by :func:`call_arguments`."""
+    return [json.loads(text) for text in getattr(args, "then", [])]

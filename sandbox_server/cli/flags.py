@@ -154,6 +154,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_client_flags(call)
     call.add_argument("name", help="tool name, e.g. add or execute_js")
     call.add_argument("--args", default="{}", help="arguments as a JSON object (default: {})")
+    call.add_argument(
+        "--then",
+        action="append",
+        default=[],
+        metavar="JSON",
+        help="arguments of a further call of the same tool, made after the first on the same connection (repeatable; "
+        'e.g. two calls in one session: --args \'{"code": "var n = 1", "session": "s"}\' '
+        '--then \'{"code": "n + 1", "session": "s"}\')',
+    )
     call.add_argument("--code-file", help="execute_js: read `code` from this file ('-' for stdin)")
     call.add_argument("--json", action="store_true", help="print the whole CallToolResult as JSON")
     _add_setting_flags(call)

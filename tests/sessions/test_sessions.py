@@ -141,3 +141,32 @@ async def test_a_session_name_outside_the_pattern_is_an_argument_error(server: S
     async with server.connect() as one:
         refused = await one.call("1", session="../etc")
         assert refused["error"]["kind"] == "arguments" and "session" in refused["error"]["message"]
+
+
+async def test_cells_declare_again_what_earlier_cells_declared_as_a_notebook_reruns_a_cell(server: Server) -> None:
+    async with server.connect() as one:
+        cell = (
+            "const rows = [3, 1, 2]; class Box { constructor(v) { this.v = v } }; "
+            "function total(xs) { return xs.reduce((a, b) => a + b) }"
+        )
+        await one.value(cell, session="nb")
+        await one.value(cell, session="nb")  # the same cell again: no "already been declared"
+        assert await one.value("const rows = [10, 20]; total(rows) + new Box(1).v", session="nb") == 31
+        await one.value("const r = await Promise.resolve(5); let z = r * 2", session="nb")
+        assert await one.value("z + r", session="nb") == 15
+        assert await one.value("let z = 'again'; z", session="nb") == "again"
+
+
+def test_the_command_line_runs_several_calls_in_one_session() -> None:
+    import subprocess
+    import sys
+
+    ran = subprocess.run(
+        [sys.executable, "-m", "sandbox_server", "tools", "call", "execute_js",
+         "--args", '{"code": "const n = 20", "session": "s"}', "--then", '{"code": "n * 2 + 2", "session": "s"}'],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    first, second = ran.stdout.split("\n---\n")
+    assert 'Session "s": new' in first
+    assert second.startswith("Result: 42") and 'Session "s": call 2' in second
