@@ -90,14 +90,14 @@ def _files_schema(settings: Settings) -> dict[str, Any]:
 
 
 def input_schema(settings: Settings, files: bool = False, *, brief: bool = False) -> dict[str, Any]:
-    """The tool's arguments; with ``files``, the data folder's ``files`` too. ``brief`` leaves out the words that
-    ``execute_js``'s own schema already gives a model that reads both."""
+    """The tool's arguments; with ``files``, the data folder's ``files`` too. ``brief`` leaves out the descriptions,
+    which ``execute_js``'s own schema gives a model that reads both."""
     schema = _full_input_schema(settings)
     if files:
         schema["properties"]["files"] = _files_schema(settings)
-    if brief:
+    if brief:  # the model reads execute_js's schema beside this one: the names and types say enough
         for value in schema["properties"].values():
-            value["description"] = "as in execute_js"
+            value.pop("description", None)
     return schema
 
 

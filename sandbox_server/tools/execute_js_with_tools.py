@@ -58,13 +58,13 @@ def _output_schema() -> dict[str, Any]:
 def _description(settings: Settings, directory: Directory) -> str:
     return f"""\
 Like execute_js (same arguments, result and limits), plus a global `tools` to call other MCP servers' tools from \
-the code, so their data is filtered and joined here instead of passing through you. \
-`await tools.server.tool({{...}})` (or `tools["my-server"]["my-tool"](args)`) gives the tool's structured \
-result, else its JSON or text; a failure or refusal throws ToolError (message, server, tool, code). Run \
-independent calls together with Promise.all; return only what the answer needs. `await tools.$search("words")` \
-finds tools, `await tools.$describe("server.tool")` gives a TypeScript signature. Per execution: at most \
-{settings.max_tool_calls} calls, {settings.max_calls_in_flight} at once, {settings.tool_call_timeout_s:g} s \
-each. Tools that are not read-only run only if the user's configuration allows them, some after asking the user.
+the code, so their data need not pass through you. `await tools.server.tool({{...}})` (or \
+`tools["my-server"]["my-tool"](args)`) gives the tool's structured result, else its JSON or text; a failure or \
+refusal throws ToolError (message, server, tool, code). Run independent calls together with Promise.all; return \
+only what the answer needs. `await tools.$search("words")` finds tools, `await tools.$describe("server.tool")` \
+gives a TypeScript signature. Per execution: at most {settings.max_tool_calls} calls, \
+{settings.max_calls_in_flight} at once, {settings.tool_call_timeout_s:g} s each. Tools with side effects run only \
+where the user's configuration allows (some ask the user first).
 Servers:
 {directory.listing()}"""
 
