@@ -24,6 +24,7 @@ from benchmarks import (
     node_first_use,
     peer,
     peer_options,
+    sessions,
     throughput,
     tokens,
     work,
@@ -35,10 +36,11 @@ from benchmarks.report import markdown, target_lines, write_json
 from benchmarks.session import running_server
 from benchmarks.targets import judge
 
-__all__ = ["CODE_MODE_SECTIONS", "Run", "main", "run"]
+__all__ = ["CODE_MODE_SECTIONS", "SESSIONS_SECTIONS", "Run", "main", "run"]
 
 CODE_MODE_SECTIONS = 3
-SECTION_COUNT = 9 + CODE_MODE_SECTIONS
+SESSIONS_SECTIONS = 3
+SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS
 
 
 class Run:
@@ -88,6 +90,7 @@ class Run:
         await self.add("datafiles", lambda: datafiles.measure(plan, progress))
         await self.add("node_first_use", lambda: node_first_use.measure(plan, progress))
         await self.measure_code_mode()
+        await self.measure_sessions()
 
     async def measure_code_mode(self) -> None:
         """Sections 12 to 14, on one sandbox-server with the records test server upstream and a direct client."""
@@ -99,6 +102,17 @@ class Run:
                 await self.add("code_mode_tokens", lambda: tokens.measure(progress, servers))
         except Exception as exc:  # the servers did not start or did not stop
             self._failure("code_mode", exc)
+
+    async def measure_sessions(self) -> None:
+        """Sections 15 to 17: execute_js with ``session``, each section on a sandbox-server of its own."""
+        plan, progress = self.plan, self.progress
+        try:
+            async with running_server(**sessions.SESSION_ENV) as server:
+                await self.add("sessions_call", lambda: sessions.measure_call(plan, progress, server))
+        except Exception as exc:  # the server did not start or did not stop
+            self._failure("sessions_call", exc)
+        await self.add("sessions_memory", lambda: sessions.measure_memory(plan, progress))
+        await self.add("sessions_scenario", lambda: sessions.measure_scenario(plan, progress))
 
 
 def build_parser() -> argparse.ArgumentParser:
