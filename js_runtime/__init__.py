@@ -56,6 +56,7 @@ _FILES = (
     "completion.js",
     "files.js",
     "tools.js",
+    "display.js",
     "run.js",
     "end.js",
 )

@@ -4,9 +4,9 @@
 // run (takeDisplays), renders what needs rendering outside the isolate and puts each image in
 // the tool result, in order. Nothing here draws or loads anything.
 
+const RangeErrorCtor = RangeError;
 const MAX_DISPLAYS = 8;
 const MAX_DISPLAY_CHARS = 8 * 1024 * 1024;
-const Uint8ArrayCtor = Uint8Array;
 const ArrayBufferCtor = ArrayBuffer;
 const TypedArrayPrototypeToBase64 = Uint8Array.prototype.toBase64;
 

@@ -20,6 +20,7 @@ installGlobal('setInterval', timerFunctions.setInterval);
 installGlobal('clearInterval', timerFunctions.clearInterval);
 installGlobal('queueMicrotask', timerFunctions.queueMicrotask);
 installGlobal('structuredClone', structuredClone);
+installGlobal('display', display);
 installWebModules();
 watchWebAssemblyMemory();
 ReflectDefineProperty(ErrorCtor, 'prepareStackTrace', {
@@ -28,7 +29,7 @@ ReflectDefineProperty(ErrorCtor, 'prepareStackTrace', {
 // mini-racer's timer manager is a `var` too: it cannot be deleted, only emptied.
 if (!ReflectDeleteProperty(globalObject, '__timer_manager')) globalObject.__timer_manager = undefined;
 
-return { run, runNext, connect, warmUp, abort, abortMemory, settleHostCall, deferredLoaded, workerArguments };
+return { run, runNext, takeDisplays, connect, warmUp, abort, abortMemory, settleHostCall, deferredLoaded, workerArguments };
 })();
 })(eval);
 //# sourceURL=sandbox-runtime.js

@@ -44,7 +44,7 @@ const runState = {
 // (hex) for the web crypto API. Unreadable options leave the defaults.
 function parseOptions(optionsJson) {
   const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined,
-    nodePreload: undefined, webPreload: undefined, tools: undefined, session: false, cellPrelude: undefined };
+    nodePreload: undefined, webPreload: undefined, tools: undefined, charts: false, session: false, cellPrelude: undefined };
   try {
     const parsed = JSONParse(optionsJson);
     if (parsed === null || typeof parsed !== 'object') return options;
@@ -60,6 +60,8 @@ function parseOptions(optionsJson) {
     if (modules !== undefined) provideModules(modules.value);
     const webPreload = describe(parsed, 'webPreload');
     if (webPreload !== undefined) options.webPreload = webPreload.value;
+    const charts = describe(parsed, 'charts');
+    options.charts = charts !== undefined && charts.value === true;
     const session = describe(parsed, 'session');
     options.session = session !== undefined && session.value === true;
     const tools = describe(parsed, 'tools');
@@ -139,6 +141,7 @@ function resetRun(options) {
   resetOutput(cap);
   resetTimers();
   resetHostCalls();
+  resetDisplays(options.charts);
   timerState.onUncaught = onUncaught;
   timerState.onIdle = scheduleCheck;
   ErrorCtor.stackTraceLimit = initialStackTraceLimit;
@@ -680,8 +683,10 @@ function buildOutcome() {
     ',"error":' + errorJson(error, texts, errorIndex) +
     ',"resultShortened":' + (shortened ? 'true' : 'false') +
     ',"syntaxMode":' + nullableJson(runState.syntaxMode) +
-    ',"async":' + (runState.asyncMode ? 'true' : 'false') + '}';
-  return json;
+    ',"async":' + (runState.asyncMode ? 'true' : 'false');
+  // The images display() collected: only their count here; the worker takes them (takeDisplays).
+  if (displayState.items.length > 0) json += ',"displays":' + displayState.items.length;
+  return json + '}';
 }
 
 // Last resort when the runtime itself failed: a fixed outcome that needs no rendering.

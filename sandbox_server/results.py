@@ -26,11 +26,16 @@ class ToolResult:
     structured: dict[str, Any] | None = field(default=None)
     is_error: bool = False
     kind: str = "ok"
+    images: tuple[tuple[str, str], ...] = ()
+    """Images shown after the text, as ``(mime type, base64 data)``."""
 
     def to_mcp(self) -> types.CallToolResult:
         """Convert to the protocol's ``CallToolResult``."""
+        images: list[types.ContentBlock] = [
+            types.ImageContent(type="image", data=data, mime_type=mime) for mime, data in self.images
+        ]
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=self.text)],
+            content=[types.TextContent(type="text", text=self.text), *images],
             structured_content=self.structured,
             is_error=self.is_error,
         )

@@ -64,6 +64,7 @@ Outcome = TypedDict(
         "async": bool,
         "durationMs": float,
         "isolateRuns": NotRequired[int],
+        "displays": NotRequired[Any],
         "heapBytes": NotRequired[int],
     },
 )
@@ -73,7 +74,8 @@ Outcome.__doc__ = """The outcome of one execution, as sent by the worker (JSON-c
 Node's console would (``resultShortened`` when it leaves something out: items, depth, part of a string);
 ``durationMs`` is the execution time measured in the worker, or by the pool when the
 worker could not answer. A job that asked to keep its isolate (a session's) adds how many runs the isolate has had
-(``isolateRuns``) and its heap's used bytes (``heapBytes``).
+(``isolateRuns``) and its heap's used bytes (``heapBytes``). ``displays`` is, from the runtime, how many images
+``display()`` collected; the worker replaces it with their JSON text (``[{"kind", "data"}]``) before it leaves.
 """
 
 
@@ -186,6 +188,11 @@ def _depth_within(value: Any, limit: int) -> bool:
     return True
 
 
+_OPTIONAL_FIELDS = ("result", "displays")
+MAX_DISPLAYS = 8
+"""Most images one run may show (``display()`` in ``js_runtime/display.js`` says the same)."""
+
+
 def checked_outcome(text: Any, output_cap: int) -> Outcome | None:
     """The runtime's outcome JSON text as an Outcome, or None unless it is one within the limits.
 
@@ -201,7 +208,10 @@ def checked_outcome(text: Any, output_cap: int) -> Outcome | None:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(data, dict) or not set(_OUTCOME_FIELDS) <= set(data) <= {*_OUTCOME_FIELDS, "result"}:
+    if not isinstance(data, dict) or not set(_OUTCOME_FIELDS) <= set(data) <= {*_OUTCOME_FIELDS, *_OPTIONAL_FIELDS}:
+        return None
+    displays = data.get("displays", 0)
+    if not isinstance(displays, int) or isinstance(displays, bool) or not 0 <= displays <= MAX_DISPLAYS:
         return None
     if any(not isinstance(data[key], kinds) for key, kinds in _OUTCOME_FIELDS.items()):
         return None

@@ -132,6 +132,8 @@ class Job:
             MCP servers' tools the code may call through ``host``; None for no global ``tools``.
         keep: Keep the isolate after the job for the next one (a session's worker); its outcome then says how many
             runs the isolate has had (``isolateRuns``) and its heap (``heapBytes``).
+        charts: Whether the server can render charts and SVG, so that ``display()`` takes them (PNG and JPEG bytes
+            it takes always).
         cell: Run the code as a session's cell: its top-level declarations become the isolate's globals, and may be
             declared again by a later cell.
     """
@@ -145,6 +147,7 @@ class Job:
     tools: Mapping[str, Any] | None = None
     keep: bool = False
     cell: bool = False
+    charts: bool = False
 
     def __post_init__(self) -> None:
         if self.timeout_ms < 1:
@@ -159,7 +162,7 @@ def encode_frame(message: Mapping[str, Any]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
-ATTACHABLE_FIELDS = ("input", "files", "value")
+ATTACHABLE_FIELDS = ("input", "files", "value", "displays")
 """Fields of a run request that travel as frames of their own when they are long."""
 ATTACH_FROM_CHARS = 4096
 """Texts shorter than this stay inside the message, where escaping them costs less than a frame of their own."""
@@ -264,6 +267,7 @@ def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
         | ({} if job.tools is None else {"tools": dict(job.tools)})
         | ({"keep": True} if job.keep else {})
         | ({"cell": True} if job.cell else {})
+        | ({"charts": True} if job.charts else {})
     )
 
 

@@ -294,7 +294,7 @@ class Isolate:
         self.racer.close()
 
 
-_RUNTIME_FUNCTIONS = ("connect", "warmUp", "abort", "abortMemory", "runNext")
+_RUNTIME_FUNCTIONS = ("connect", "warmUp", "abort", "abortMemory", "runNext", "takeDisplays")
 """The runtime's functions the worker fetches up front (each read is a thread hop); ``run`` is read only for a job
 with data-folder files, before its code runs."""
 

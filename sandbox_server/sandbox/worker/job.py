@@ -131,6 +131,7 @@ async def execute(
         track_iterators=tracks_iterators(code),
         tools=request.get("tools"),
         session=request.get("keep") is True,
+        charts=request.get("charts") is True,
         cell_names=cell.names if cell is not None else (),
     )
     code = run_code
@@ -172,7 +173,25 @@ async def execute(
         replacement["stack"] = error.get("stack")
         _fail_for_memory(outcome, replacement)
     outcome["durationMs"] = round(duration_ms, 3)
+    if outcome.get("displays"):
+        outcome["displays"] = await _displays(isolate)
     return cast("Outcome", outcome)
+
+
+MAX_DISPLAYS_CHARS = 12 * 1024 * 1024
+"""Most characters of images one run may pass on (the runtime stops at 8 Mi characters of data)."""
+
+
+async def _displays(isolate: Isolate) -> str:
+    """The images the run's ``display()`` calls collected, as JSON text; '[]' when unreadable or too large."""
+    try:
+        text = await isolate.call_bare("takeDisplays")
+    except Exception:
+        logger.exception("the images of a run could not be read")
+        return "[]"
+    if not isinstance(text, str) or len(text) > MAX_DISPLAYS_CHARS:
+        return "[]"
+    return text
 
 
 def _fail_for_memory(outcome: dict[str, Any], error: ErrorInfo) -> None:

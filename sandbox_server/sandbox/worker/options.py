@@ -38,6 +38,7 @@ def run_options(
     track_iterators: bool = False,
     tools: Any = None,
     session: bool = False,
+    charts: bool = False,
     cell_names: Sequence[str] = (),
 ) -> str:
     """The options of one run.
@@ -55,6 +56,7 @@ def run_options(
         data_folder: Whether the server shares a data folder (Node's fs reads from it).
         track_iterators: Follow Map and Set iterators from the start (see :func:`tracks_iterators`).
         tools: What the global ``tools`` lists (see ``js_runtime/tools.js``); None for no such global.
+        charts: ``display()`` takes charts and SVG (the server can render them).
         session: The run is a session's: a call that names no files keeps the global ``files`` of an earlier one.
         cell_names: The top-level names of a session cell (see :mod:`sandbox_server.sandbox.source.cells`): the
             run declares them as global variables (``var``) before the code runs.
@@ -82,6 +84,8 @@ def run_options(
         options["tools"] = tools
     if session:
         options["session"] = True
+    if charts:
+        options["charts"] = True
     if cell_names:
         options["cellNames"] = list(cell_names)
     return json.dumps(options)
