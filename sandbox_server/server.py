@@ -26,6 +26,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from sandbox_server.backlog import Backlog
+from sandbox_server.charts import Renderer, charts_available
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.data.resources import DataResources
 from sandbox_server.errors import ArgumentError, ToolError
@@ -102,6 +103,8 @@ class App:
     """The client sessions to tell when the upstream tools, and so execute_js_with_tools, change."""
     sessions: SessionManager | None = None
     """The JavaScript sessions of every client (``session`` on the JavaScript tools)."""
+    renderer: Renderer | None = None
+    """The chart renderer's supervised process, when the ``charts`` extra is installed (``display()``)."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -122,7 +125,8 @@ class App:
                 max_age_s=settings.session_max_age_s,
             ),
         )
-        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions)])
+        renderer = Renderer() if charts_available() else None
+        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer)])
         upstreams = directory = listeners = None
         if settings.upstream is not None:
             listeners = ToolListListeners()
@@ -134,7 +138,7 @@ class App:
                 on_tools_changed=listeners.changed,
             )
             directory = Directory(upstreams)
-            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions))
+            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer))
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         return cls(
@@ -148,6 +152,7 @@ class App:
             directory=directory,
             listeners=listeners,
             sessions=sessions,
+            renderer=renderer,
         )
 
     async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
@@ -191,6 +196,8 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         try:
             if app.sessions is not None:
                 await app.sessions.start()
+            if app.renderer is not None:
+                await app.renderer.start(warm=True)  # its first render is paid now, in the background
             if app.upstreams is not None:
                 await app.upstreams.start()
             yield app
@@ -198,6 +205,8 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             try:
                 if app.sessions is not None:
                     await app.sessions.aclose()
+                if app.renderer is not None:
+                    await app.renderer.aclose()
                 if app.upstreams is not None:
                     await app.upstreams.aclose()
             finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sandbox_server.charts import Renderer
 from sandbox_server.data.files import FORMATS
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec
@@ -27,6 +28,11 @@ ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed",
 
 SESSION_NAME = "^[A-Za-z0-9_.-]{1,64}$"
 """What a session name may be: short, and safe to show in any message."""
+
+
+_CHARTS_DESCRIPTION = """
+
+`display(x)` shows a Vega-Lite or Vega spec (inline data), SVG or PNG/JPEG bytes as an image in the result."""
 
 
 def _description(settings: Settings) -> str:
@@ -172,6 +178,23 @@ OUTPUT_SCHEMA: dict[str, Any] = {
         "timeoutMs": {"type": "integer", "description": "the time limit that applied"},
         "async": {"type": "boolean", "description": "whether the code ran as an async function body"},
         "error": _ERROR_SCHEMA,
+        "images": {
+            "type": "array",
+            "description": "the images display() showed, in order (each is an image block of the result): kind, size "
+            "and bytes, or why it could not be shown",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string", "enum": ["vega-lite", "vega", "svg", "png", "jpeg"]},
+                    "width": {"type": "integer"},
+                    "height": {"type": "integer"},
+                    "bytes": {"type": "integer"},
+                    "description": {"type": "string"},
+                    "error": {"type": "string"},
+                },
+                "required": ["kind"],
+            },
+        },
         "session": {
             "type": "object",
             "description": "the session the call ran in: its calls so far, age, heap, whether this call created it, "
@@ -204,11 +227,17 @@ def structure_argument_error(message: str, problems: list[str]) -> dict[str, Any
 
 
 def execute_js_tool(
-    settings: Settings, pool: WorkerPool, folder: DataFolder | None = None, sessions: SessionManager | None = None
+    settings: Settings,
+    pool: WorkerPool,
+    folder: DataFolder | None = None,
+    sessions: SessionManager | None = None,
+    renderer: Renderer | None = None,
 ) -> ToolSpec:
     """The ``execute_js`` tool bound to a worker pool; with a data ``folder``, it takes a ``files`` argument; with
     ``sessions``, a ``session`` argument keeps state between calls."""
     description = _description(settings)
+    if renderer is not None:
+        description += _CHARTS_DESCRIPTION
     if folder is not None:
         description += _files_description(settings)
     return ToolSpec(
@@ -217,7 +246,7 @@ def execute_js_tool(
         description=description,
         input_schema=input_schema(settings, folder is not None),
         output_schema=OUTPUT_SCHEMA,
-        handler=js_handler(settings, pool, folder, sessions=sessions),
+        handler=js_handler(settings, pool, folder, sessions=sessions, renderer=renderer),
         icon="execute_js",
         annotations=PURE_COMPUTATION,
         structure_argument_error=structure_argument_error,

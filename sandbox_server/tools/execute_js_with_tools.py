@@ -13,6 +13,7 @@ from typing import Any
 
 import mcp_types as types
 
+from sandbox_server.charts import Renderer
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.registry import ToolSpec
 from sandbox_server.sandbox import WorkerPool
@@ -75,6 +76,7 @@ def execute_js_with_tools_tool(
     directory: Directory,
     folder: DataFolder | None = None,
     sessions: SessionManager | None = None,
+    renderer: Renderer | None = None,
 ) -> ToolSpec:
     """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js``."""
     schema = input_schema(settings, folder is not None, brief=True)
@@ -89,7 +91,7 @@ def execute_js_with_tools_tool(
         description=description,
         input_schema=schema,
         output_schema=_output_schema(),
-        handler=js_handler(settings, pool, folder, directory, sessions),
+        handler=js_handler(settings, pool, folder, directory, sessions, renderer),
         icon="execute_js",
         annotations=annotations,
         structure_argument_error=structure_argument_error,

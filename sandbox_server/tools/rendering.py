@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from sandbox_server.results import ToolResult, error, ok
 from sandbox_server.settings import Settings
 from sandbox_server.tools.hints import hint_for
+from sandbox_server.tools.images import Shown
 
 __all__ = ["fenced", "render_outcome"]
 
@@ -104,11 +106,13 @@ def render_outcome(
     code: str = "",
     tool_calls: Sequence[dict[str, Any]] | None = None,
     session: dict[str, Any] | None = None,
+    shown: Shown | None = None,
 ) -> ToolResult:
     """Turn a worker outcome into the tool result: readable text plus the structured object.
 
     ``tool_calls`` (for ``execute_js_with_tools``) are the upstream calls the code made, as ``toolCalls``;
-    ``session`` describes the session the call ran in (see ``sandbox_server.sessions``).
+    ``session`` describes the session the call ran in (see ``sandbox_server.sessions``); ``shown`` holds the
+    images ``display()`` showed, which follow the text (an image that could not be shown fails the call).
     """
     structured: dict[str, Any] = {
         key: outcome[key]
@@ -132,8 +136,13 @@ def render_outcome(
     structured.setdefault("truncated", False)
     structured.setdefault("durationMs", 0)
     structured.setdefault("error", None)
+    if shown is not None and shown.failure is not None and structured["error"] is None:
+        structured["error"] = {"kind": "runtime", "name": "DisplayError", "message": shown.failure, "line": None,
+                               "column": None}  # fmt: skip
     structured["ok"] = bool(outcome.get("ok")) and structured["error"] is None
     structured["timeoutMs"] = timeout_ms
+    if shown is not None:
+        structured["images"] = shown.entries
 
     parts: list[str] = []
     failure = structured["error"]
@@ -161,6 +170,8 @@ def render_outcome(
             f"(output truncated to {settings.output_cap_bytes} bytes; {structured.get('omittedBytes', 0)} bytes "
             "left out: print less, or summarise before printing)"
         )
+    if shown is not None and shown.lines:
+        parts.append("\n".join(shown.lines))
     if session is not None:
         structured["session"] = session
         parts.append(_session_line(session))
@@ -169,9 +180,10 @@ def render_outcome(
         if tool_calls:
             parts.append(_calls_line(tool_calls))
     text = "\n\n".join(parts)
-    if failure is not None:
-        return error(text, structured)
-    return ok(text, structured)
+    result = error(text, structured) if failure is not None else ok(text, structured)
+    if shown is not None and shown.images:
+        result = replace(result, images=tuple(shown.images))
+    return result
 
 
 def _calls_line(calls: Sequence[dict[str, Any]]) -> str:

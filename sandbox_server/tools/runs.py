@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 
+from sandbox_server.charts import Renderer, RenderLimits
 from sandbox_server.data.files import FilesLimits, build_payload, check_frame_room, parse_requests, select
 from sandbox_server.data.folder import DataFile, DataFolder, Stop, off_the_loop
 from sandbox_server.data.nodefs import FsBudget, FsService, preload_entries, preload_names, uses_fs
@@ -21,6 +22,7 @@ from sandbox_server.sandbox.protocol import HostHandler, HostService
 from sandbox_server.sessions import SessionManager, SessionRefused, SessionRun
 from sandbox_server.settings import MAX_HOST_REQUEST_BYTES, Settings
 from sandbox_server.tools.host_calls import HostDispatcher
+from sandbox_server.tools.images import show
 from sandbox_server.tools.rendering import render_outcome
 from sandbox_server.upstream.directory import Directory
 from sandbox_server.upstream.service import CallLimits, CallRecord, ToolsService
@@ -29,6 +31,8 @@ __all__ = ["PROGRESS_INTERVAL_S", "js_handler"]
 
 PROGRESS_INTERVAL_S = 0.5
 """How often a running execution reports progress when the caller asked for it."""
+MAX_IMAGE_PIXELS = RenderLimits().max_pixels
+"""Largest image ``display()`` may show, rendered or passed through."""
 
 
 def _host_service(settings: Settings, services: dict[str, HostHandler]) -> HostService:
@@ -47,9 +51,11 @@ def js_handler(
     folder: DataFolder | None = None,
     directory: Directory | None = None,
     sessions: SessionManager | None = None,
+    renderer: Renderer | None = None,
 ) -> Handler:
     """The handler of a JavaScript tool: with a ``directory``, its code also has the global ``tools``; with
-    ``sessions``, a call that names a ``session`` runs in that session's isolate."""
+    ``sessions``, a call that names a ``session`` runs in that session's isolate; with a ``renderer``, ``display()``
+    takes charts and SVG too."""
     files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
     call_limits = CallLimits(timeout_s=settings.tool_call_timeout_s, result_bytes=settings.max_tool_result_bytes)
 
@@ -124,6 +130,7 @@ def js_handler(
             host=_host_service(settings, services) if services else None,
             data_folder=folder is not None,
             tools=directory.manifest() if directory is not None else None,
+            charts=renderer is not None,
         )
 
         async def run_job() -> tuple[dict[str, Any], SessionRun | None]:
@@ -156,7 +163,9 @@ def js_handler(
                 outcome, ran = await run_job()
                 group.cancel_scope.cancel()
         calls = None if service is None else [record.to_json() for record in service.calls]
-        return render_outcome(outcome, settings, timeout_ms, code, calls, ran.structured() if ran else None)
+        displays = outcome.pop("displays", None)
+        shown = await show(displays, renderer, MAX_IMAGE_PIXELS) if displays else None
+        return render_outcome(outcome, settings, timeout_ms, code, calls, ran.structured() if ran else None, shown)
 
     return handler
 
