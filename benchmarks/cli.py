@@ -12,6 +12,7 @@ from pathlib import Path
 import anyio
 
 from benchmarks import (
+    charts,
     code_mode,
     coldstart,
     cost,
@@ -40,7 +41,7 @@ __all__ = ["CODE_MODE_SECTIONS", "SESSIONS_SECTIONS", "Run", "main", "run"]
 
 CODE_MODE_SECTIONS = 3
 SESSIONS_SECTIONS = 3
-SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS
+SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS + 1
 
 
 class Run:
@@ -91,6 +92,7 @@ class Run:
         await self.add("node_first_use", lambda: node_first_use.measure(plan, progress))
         await self.measure_code_mode()
         await self.measure_sessions()
+        await self.add("charts", lambda: charts.measure(plan, progress))
 
     async def measure_code_mode(self) -> None:
         """Sections 12 to 14, on one sandbox-server with the records test server upstream and a direct client."""

@@ -32,12 +32,12 @@ SESSION_NAME = "^[A-Za-z0-9_.-]{1,64}$"
 
 _CHARTS_DESCRIPTION = """
 
-`display(x)` shows a Vega-Lite or Vega spec (inline data), SVG or PNG/JPEG bytes as an image in the result."""
+`display(x)` shows a Vega-Lite/Vega spec (inline data), SVG or PNG/JPEG bytes as an image."""
 
 
 def _description(settings: Settings) -> str:
     return f"""\
-Run JavaScript or TypeScript in a fresh, isolated V8 engine and get back its result and console output. Use it \
+Run JavaScript or TypeScript in an isolated V8 engine; get back its result and console output. Use it \
 whenever an answer needs real computation instead of a guess: exact arithmetic (BigInt), statistics and \
 aggregation over data passed in `input`, string processing and regular expressions, parsing (JSON, CSV, \
 URLs), hashing and encoding, date and time-zone math (Intl, Temporal).
@@ -65,12 +65,11 @@ Example: code `input.map(r => r.price * r.qty).reduce((a, b) => a + b, 0)` with 
 def _files_description(settings: Settings) -> str:
     return f"""
 
-Files: the user shared a data folder (listed as resources). Name files in `files` (paths, or patterns like \
-`*.csv`, `**/*.json`) and read the global `files` by path: each entry has `name`, `size`, `text`; CSV/TSV add \
-`rows` (objects keyed by the header, string values, a missing cell is null), `records` (string arrays, header \
-first) and `header`; JSON adds `json`. `{{"path": p, "as": "bytes"}}` gives a Uint8Array `bytes` (`as` also \
-takes text, csv, tsv, json). Node's fs reads the folder too, read-only. At most {settings.max_files} files and \
-{settings.max_files_bytes} bytes per call. Example: files `["sales.csv"]`, code \
+Files: the user shared a data folder. Name files in `files` (paths, or patterns like `*.csv`, `**/*.json`) and \
+read the global `files` by path: entries have `name`, `size`, `text`; CSV/TSV add `rows` (objects keyed by the \
+header, string values, a missing cell is null), `records` (string arrays, header first) and `header`; JSON adds \
+`json`. `{{"path": p, "as": "bytes"}}` gives a Uint8Array `bytes`. Node's fs reads the folder too, read-only. At \
+most {settings.max_files} files and {settings.max_files_bytes} bytes per call. Example: files `["sales.csv"]`, code \
 `files['sales.csv'].rows.reduce((t, r) => t + Number(r.amount), 0)`."""
 
 

@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox_server.charts import RenderError, Renderer, image_size
+from sandbox_server.charts import Renderer, RenderError, image_size
 
 __all__ = ["MAX_IMAGE_BYTES", "Shown", "show"]
 
@@ -60,20 +60,22 @@ async def show(displays: Any, renderer: Renderer | None, max_pixels: int) -> Sho
         size = len(encoded) * 3 // 4
         if total + size > MAX_IMAGE_BYTES:
             shown.fail(
-                index, kind, f"the images of this call come to more than {MAX_IMAGE_BYTES} bytes: lower width, height "
-                "or scale, or show fewer"
+                index,
+                kind,
+                f"the images of this call come to more than {MAX_IMAGE_BYTES} bytes: lower width, height "
+                "or scale, or show fewer",
             )
             continue
         total += size
         shown.images.append((mime, encoded))
-        shown.entries.append({"kind": kind, "width": width, "height": height, "bytes": size, "description": description})
+        shown.entries.append(
+            {"kind": kind, "width": width, "height": height, "bytes": size, "description": description}
+        )
         shown.lines.append(f"image {index}: {description}")
     return shown
 
 
-async def _image(
-    kind: str, data: str, renderer: Renderer | None, max_pixels: int
-) -> tuple[str, str, int, int, str]:
+async def _image(kind: str, data: str, renderer: Renderer | None, max_pixels: int) -> tuple[str, str, int, int, str]:
     if kind in _MIME:
         try:
             raw = base64.b64decode(data, validate=True)

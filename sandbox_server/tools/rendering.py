@@ -106,12 +106,12 @@ def render_outcome(
     code: str = "",
     tool_calls: Sequence[dict[str, Any]] | None = None,
     session: dict[str, Any] | None = None,
-    shown: Shown | None = None,
+    pictures: Shown | None = None,
 ) -> ToolResult:
     """Turn a worker outcome into the tool result: readable text plus the structured object.
 
     ``tool_calls`` (for ``execute_js_with_tools``) are the upstream calls the code made, as ``toolCalls``;
-    ``session`` describes the session the call ran in (see ``sandbox_server.sessions``); ``shown`` holds the
+    ``session`` describes the session the call ran in (see ``sandbox_server.sessions``); ``pictures`` holds the
     images ``display()`` showed, which follow the text (an image that could not be shown fails the call).
     """
     structured: dict[str, Any] = {
@@ -136,13 +136,13 @@ def render_outcome(
     structured.setdefault("truncated", False)
     structured.setdefault("durationMs", 0)
     structured.setdefault("error", None)
-    if shown is not None and shown.failure is not None and structured["error"] is None:
-        structured["error"] = {"kind": "runtime", "name": "DisplayError", "message": shown.failure, "line": None,
+    if pictures is not None and pictures.failure is not None and structured["error"] is None:
+        structured["error"] = {"kind": "runtime", "name": "DisplayError", "message": pictures.failure, "line": None,
                                "column": None}  # fmt: skip
     structured["ok"] = bool(outcome.get("ok")) and structured["error"] is None
     structured["timeoutMs"] = timeout_ms
-    if shown is not None:
-        structured["images"] = shown.entries
+    if pictures is not None:
+        structured["images"] = pictures.entries
 
     parts: list[str] = []
     failure = structured["error"]
@@ -170,8 +170,8 @@ def render_outcome(
             f"(output truncated to {settings.output_cap_bytes} bytes; {structured.get('omittedBytes', 0)} bytes "
             "left out: print less, or summarise before printing)"
         )
-    if shown is not None and shown.lines:
-        parts.append("\n".join(shown.lines))
+    if pictures is not None and pictures.lines:
+        parts.append("\n".join(pictures.lines))
     if session is not None:
         structured["session"] = session
         parts.append(_session_line(session))
@@ -180,10 +180,10 @@ def render_outcome(
         if tool_calls:
             parts.append(_calls_line(tool_calls))
     text = "\n\n".join(parts)
-    result = error(text, structured) if failure is not None else ok(text, structured)
-    if shown is not None and shown.images:
-        result = replace(result, images=tuple(shown.images))
-    return result
+    answer = error(text, structured) if failure is not None else ok(text, structured)
+    if pictures is not None and pictures.images:
+        answer = replace(answer, images=tuple(pictures.images))
+    return answer
 
 
 def _calls_line(calls: Sequence[dict[str, Any]]) -> str:

@@ -65,13 +65,16 @@ async def test_bars_are_drawn_in_vegas_default_blue(client: Client) -> None:
     (image,) = images_of(result)
     rgb = image.convert("RGB")  # type: ignore[attr-defined]
     colours = rgb.getcolors(maxcolors=1_000_000)
-    blue = sum(count for count, (r, g, b) in colours if abs(r - 0x4C) < 24 and abs(g - 0x78) < 24 and abs(b - 0xA8) < 24)
+    blue = sum(
+        count for count, (r, g, b) in colours if abs(r - 0x4C) < 24 and abs(g - 0x78) < 24 and abs(b - 0xA8) < 24
+    )
     assert blue > 0.05 * rgb.size[0] * rgb.size[1]
 
 
 async def test_svg_and_png_bytes_are_shown_in_order(client: Client) -> None:
     code = """
-    display('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" fill="#e45756"/><text x="10" y="28" font-size="20">hi</text></svg>');
+    display('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40">' +
+      '<rect width="120" height="40" fill="#e45756"/><text x="10" y="28" font-size="20">hi</text></svg>');
     display(Buffer.from(input, 'base64'));
     'two'
     """

@@ -1,0 +1,107 @@
+"""Section 18: what showing a chart costs. A sandbox-server of its own (with the ``charts`` extra installed) answers
+``execute_js`` calls that ``display()`` a Vega-Lite bar chart, an SVG, or nothing; the first chart after the
+server started, warm charts, and the bytes each adds to the result.
+
+``python -m benchmarks.charts [--quick]`` runs the section alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import sys
+import time
+from collections.abc import Sequence
+
+import anyio
+import mcp_types as types
+
+from benchmarks.model import Row, Section
+from benchmarks.plan import DEFAULT, QUICK, Plan
+from benchmarks.progress import Progress
+from benchmarks.report import markdown
+from benchmarks.session import running_server
+from sandbox_server.charts import charts_available
+
+__all__ = ["BAR_CHART", "SVG", "main", "measure"]
+
+BAR_CHART = """
+display({ $schema: 'https://vega.github.io/schema/vega-lite/v5.json', width: 300, height: 200,
+  data: { values: Array.from({ length: 12 }, (_, i) => ({ month: i + 1, sales: (i * 37) % 50 + 10 })) },
+  mark: 'bar', encoding: { x: { field: 'month', type: 'ordinal' }, y: { field: 'sales', type: 'quantitative' } } });
+12
+"""
+SVG = """
+display('<svg xmlns="http://www.w3.org/2000/svg" width="240" height="100"><rect width="240" height="100" ' +
+  'fill="#f2f2f2"/><text x="20" y="60" font-size="32" fill="#333">total: 42</text></svg>');
+1
+"""
+PLAIN = "12"
+
+
+async def _timed(server: object, code: str) -> tuple[float, int]:
+    client = server.client  # type: ignore[attr-defined]
+    started = time.perf_counter()
+    result: types.CallToolResult = await client.call_tool("execute_js", {"code": code})
+    elapsed = (time.perf_counter() - started) * 1000
+    if result.is_error:
+        raise RuntimeError("a chart call failed: " + " ".join(getattr(b, "text", "") for b in result.content)[:300])
+    size = sum(len(base64.b64decode(b.data)) for b in result.content if isinstance(b, types.ImageContent))
+    return elapsed, size
+
+
+async def measure(plan: Plan, progress: Progress) -> Section:
+    """Section 18; skipped with a note when the charts extra is not installed."""
+    section = Section("charts", "18. Charts: display() of a Vega-Lite chart and of an SVG, first and warm")
+    if not charts_available():
+        section.notes.append("skipped: the charts extra (vl-convert-python, defusedxml) is not installed")
+        return section
+    count = max(plan.latency_iterations // 3, 5)
+    progress.section(section.title)
+    async with running_server() as server:
+        first_ms, first_bytes = await _timed(server, BAR_CHART)  # the renderer may still be warming up
+        plain: list[float] = []
+        bars: list[float] = []
+        svgs: list[float] = []
+        bar_bytes = svg_bytes = 0
+        bar = progress.bar("charts", count)
+        for _ in range(count):
+            plain.append((await _timed(server, PLAIN))[0])
+            elapsed, bar_bytes = await _timed(server, BAR_CHART)
+            bars.append(elapsed)
+            elapsed, svg_bytes = await _timed(server, SVG)
+            svgs.append(elapsed)
+            bar.advance()
+        bar.close()
+    section.rows += [
+        Row("charts_plain", "execute_js with no display() (the same data)", "ms", plain),
+        Row("charts_first", "first Vega-Lite bar chart after the server started, whole call", "ms", [first_ms],
+            note=f"{first_bytes} bytes of PNG"),
+        Row("charts_bar", "Vega-Lite bar chart (300x200), warm, whole call", "ms", bars,
+            note=f"{bar_bytes} bytes of PNG"),
+        Row("charts_svg", "SVG with text (240x100), warm, whole call", "ms", svgs, note=f"{svg_bytes} bytes of PNG"),
+    ]  # fmt: skip
+    for key in ("charts_first", "charts_bar", "charts_svg"):
+        section.compare(key, "charts_plain", short="no display()")
+    section.notes.append(
+        "The renderer is a supervised process of its own, started with the server; its first chart is drawn in the "
+        "background at start-up, so the first call pays it only when it comes within about a second of the start."
+    )
+    return section
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run section 18 alone and print its report."""
+    from benchmarks import machine
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.charts", description=main.__doc__)
+    parser.add_argument("--quick", action="store_true", help="few iterations")
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else DEFAULT
+    section = anyio.run(measure, plan, Progress(1))
+    report = markdown(machine.describe(), plan, [section], [])
+    sys.stdout.write(report[: report.index("## Targets")])
+
+
+if __name__ == "__main__":
+    main()
