@@ -81,7 +81,10 @@ async def test_a_huge_input_refused_for_its_size_does_not_stall_the_loop(sandbox
         call = await sandbox.run("input.length", input=nested)
         assert call.kind == "arguments" and "bytes are accepted" in call.text
 
-    slowest = await slowest_ping(sandbox.client, hostile)
+    # The in-memory client builds its 4 MB request on the same loop, which a loaded machine slows down: the least of
+    # three tries is kept. A stall of the server's own making (the walk before the size check took 1.1 s on this
+    # input) comes back every time; noise does not.
+    slowest = min([await slowest_ping(sandbox.client, hostile) for _ in range(3)])
     assert slowest < PROMPT_S, slowest
 
 
