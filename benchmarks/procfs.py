@@ -65,6 +65,11 @@ def children(pid: int) -> list[int]:
     return sorted(int(entry) for entry in os.listdir(_PROC) if entry.isdigit() and _parent(int(entry)) == pid)
 
 
+def workers(pid: int) -> list[int]:
+    """The JavaScript worker processes among ``pid``'s children (not its chart renderer or upstream servers)."""
+    return [child for child in children(pid) if "sandbox_server.sandbox.worker" in cmdline(child)]
+
+
 def descendants(pid: int) -> list[int]:
     """Children of ``pid``, their children, and so on."""
     found: list[int] = []

@@ -166,7 +166,7 @@ def _fd_count(pid: int) -> int:
 def _read(pid: int, workers: int, label: str, calls_done: int, settled: bool) -> Sample:
     children = procfs.children(pid)
     zombies = [child for child in children if _state(child) == "Z"]
-    live = [child for child in children if child not in zombies]
+    live = [child for child in procfs.workers(pid) if child not in zombies]
     return Sample(
         label=label,
         calls_done=calls_done,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
@@ -202,15 +203,18 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
                 await app.upstreams.start()
             yield app
         finally:
-            try:
-                if app.sessions is not None:
-                    await app.sessions.aclose()
-                if app.renderer is not None:
-                    await app.renderer.aclose()
-                if app.upstreams is not None:
-                    await app.upstreams.aclose()
-            finally:
-                await app.pool.aclose()
+            # Shielded: a shutdown that cancels the server (SIGTERM over stdio) must still end and reap every process
+            # the server started, sessions' workers, the renderer and stdio upstreams, not leave them to the kernel.
+            with anyio.CancelScope(shield=True):
+                try:
+                    if app.sessions is not None:
+                        await app.sessions.aclose()
+                    if app.renderer is not None:
+                        await app.renderer.aclose()
+                    if app.upstreams is not None:
+                        await app.upstreams.aclose()
+                finally:
+                    await app.pool.aclose()
 
     async def list_tools(
         ctx: ServerRequestContext[App], params: types.PaginatedRequestParams | None

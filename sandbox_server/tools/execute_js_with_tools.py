@@ -59,7 +59,7 @@ def _output_schema() -> dict[str, Any]:
 def _description(settings: Settings, directory: Directory) -> str:
     return f"""\
 Like execute_js (same arguments, result and limits), plus a global `tools` to call other MCP servers' tools from \
-the code, so their data need not pass through you. `await tools.server.tool({{...}})` (or \
+the code. `await tools.server.tool({{...}})` (or \
 `tools["my-server"]["my-tool"](args)`) gives the tool's structured result, else its JSON or text; a failure or \
 refusal throws ToolError (message, server, tool, code). Run independent calls together with Promise.all; return \
 only what the answer needs. `await tools.$search("words")` finds tools, `await tools.$describe("server.tool")` \

@@ -32,7 +32,7 @@ ECMASCRIPT_GLOBALS = {
 """The standard global names V8 defines (a newer V8 may add some: review each before adding it here)."""
 
 RUNTIME_FUNCTIONS = {
-    "setTimeout", "clearTimeout", "setInterval", "clearInterval", "queueMicrotask", "structuredClone",
+    "setTimeout", "clearTimeout", "setInterval", "clearInterval", "queueMicrotask", "structuredClone", "display",
 }  # fmt: skip
 CONSOLE_METHODS = {
     "log", "info", "debug", "warn", "error", "trace", "dir", "dirxml", "table", "assert", "count", "countReset",

@@ -13,7 +13,14 @@ import js_runtime
 from js_runtime import SCRIPT_NAME, source, web_modules
 
 WEB_GLOBALS = {name for names, _source in web_modules().values() for name in names}
-USER_FACING_GLOBALS = {"setInterval", "clearInterval", "queueMicrotask", "structuredClone", *WEB_GLOBALS}
+USER_FACING_GLOBALS = {
+    "setInterval",
+    "clearInterval",
+    "queueMicrotask",
+    "structuredClone",
+    "display",
+    *WEB_GLOBALS,
+}
 
 
 def test_the_script_name_is_main_js() -> None:
@@ -36,7 +43,7 @@ def test_source_is_cached_and_leaves_out_comment_lines_but_keeps_the_script_name
 
 
 def test_the_runtime_evaluates_to_an_object_of_its_entry_points(isolate: Isolate) -> None:
-    names = ["abort", "abortMemory", "connect", "deferredLoaded", "run", "runNext", "settleHostCall", "warmUp"]
+    names = ["abort", "abortMemory", "connect", "deferredLoaded", "run", "runNext", "settleHostCall", "takeDisplays", "warmUp"]
     assert sorted(isolate.api.keys()) == [*names, "workerArguments"]
     for name in names:
         assert isinstance(isolate.api[name], JSFunction)

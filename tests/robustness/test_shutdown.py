@@ -9,17 +9,26 @@ import signal
 import anyio
 import pytest
 
-from .wire import WireSession, children, is_gone, open_session
+from benchmarks.procfs import children, workers
+
+from .wire import WireSession, is_gone, open_session, process_state
 
 pytestmark = pytest.mark.anyio
 
 SLEEP_300_MS = "await new Promise(resolve => setTimeout(resolve, 300)); 'slept'"
 
 
+async def started(session: WireSession, count: int) -> list[int]:
+    """Every process the server started (its workers, and its chart renderer when installed) once ``count``
+    workers run: all of them must be gone, and reaped, once the server has exited."""
+    await workers_of(session, count)
+    return children(session.pid)
+
+
 async def workers_of(session: WireSession, count: int) -> list[int]:
     """The server's worker pids once ``count`` of them run."""
     while True:
-        if len(pids := children(session.pid)) >= count:
+        if len(pids := workers(session.pid)) >= count:
             return pids
         await anyio.sleep(0.02)  # polling /proc until the pool has started them
 
@@ -41,7 +50,7 @@ async def assert_all_slept(session: WireSession, request_ids: list[int]) -> None
 async def test_closing_stdin_answers_every_call_in_flight_then_exits_cleanly_without_workers() -> None:
     async with open_session(workers=2) as session:
         with anyio.fail_after(60):
-            workers = await workers_of(session, 2)
+            workers = await started(session, 2)
             request_ids = await submit_sleepers(session, 3)
             await session.close_stdin()
             await assert_all_slept(session, request_ids)
@@ -52,7 +61,7 @@ async def test_closing_stdin_answers_every_call_in_flight_then_exits_cleanly_wit
 async def test_sigterm_answers_every_call_in_flight_then_exits_cleanly_without_workers() -> None:
     async with open_session(workers=2) as session:
         with anyio.fail_after(60):
-            workers = await workers_of(session, 2)
+            workers = await started(session, 2)
             request_ids = await submit_sleepers(session, 3)
             # The calls must have been read before the signal: a ping sent after them is answered once they were.
             assert (await session.request("ping"))["result"] == {}
@@ -68,17 +77,17 @@ async def test_sigterm_answers_every_call_in_flight_then_exits_cleanly_without_w
 async def test_sigterm_on_an_idle_server_exits_at_once_without_workers() -> None:
     async with open_session(workers=2) as session:
         with anyio.fail_after(30):
-            workers = await workers_of(session, 2)
+            workers = await started(session, 2)
             session.process.send_signal(signal.SIGTERM)
             assert await session.wait_for_exit() == 0
-    assert all(is_gone(pid) for pid in workers)
+    assert all(is_gone(pid) for pid in workers), [(pid, process_state(pid)) for pid in workers if not is_gone(pid)]
 
 
 async def test_a_cancelled_call_does_not_hold_up_shutdown() -> None:
     # The server never answers a cancelled request; waiting for its answer would take the whole drain timeout.
     async with open_session(workers=1) as session:
         with anyio.fail_after(30):
-            workers = await workers_of(session, 1)
+            workers = await started(session, 1)
             request_id = await session.submit(
                 "tools/call", {"name": "execute_js", "arguments": {"code": "while (true) {}", "timeout_ms": 60_000}}
             )
@@ -87,7 +96,7 @@ async def test_a_cancelled_call_does_not_hold_up_shutdown() -> None:
             await session.close_stdin()
             assert await session.wait_for_exit() == 0
             assert session.replies[request_id] == []
-    assert all(is_gone(pid) for pid in workers)
+    assert all(is_gone(pid) for pid in workers), [(pid, process_state(pid)) for pid in workers if not is_gone(pid)]
 
 
 async def test_a_worker_killed_mid_call_reports_crashed_and_the_next_call_works() -> None:
@@ -119,7 +128,7 @@ async def test_a_worker_killed_mid_call_reports_crashed_and_the_next_call_works(
 async def test_a_second_sigterm_during_the_drain_changes_nothing_and_every_call_is_answered() -> None:
     async with open_session(workers=1) as session:
         with anyio.fail_after(60):
-            workers = await workers_of(session, 1)
+            workers = await started(session, 1)
             request_ids = await submit_sleepers(session, 3)  # about a second of work on the one worker
             assert (await session.request("ping"))["result"] == {}
             session.process.send_signal(signal.SIGTERM)
@@ -128,4 +137,4 @@ async def test_a_second_sigterm_during_the_drain_changes_nothing_and_every_call_
             await assert_all_slept(session, request_ids)
             assert await session.wait_for_exit() == 0
             assert "received signal 15 again; still draining" in session.log
-    assert all(is_gone(pid) for pid in workers)
+    assert all(is_gone(pid) for pid in workers), [(pid, process_state(pid)) for pid in workers if not is_gone(pid)]
