@@ -43,7 +43,17 @@ def test_source_is_cached_and_leaves_out_comment_lines_but_keeps_the_script_name
 
 
 def test_the_runtime_evaluates_to_an_object_of_its_entry_points(isolate: Isolate) -> None:
-    names = ["abort", "abortMemory", "connect", "deferredLoaded", "run", "runNext", "settleHostCall", "takeDisplays", "warmUp"]
+    names = [
+        "abort",
+        "abortMemory",
+        "connect",
+        "deferredLoaded",
+        "run",
+        "runNext",
+        "settleHostCall",
+        "takeDisplays",
+        "warmUp",
+    ]
     assert sorted(isolate.api.keys()) == [*names, "workerArguments"]
     for name in names:
         assert isinstance(isolate.api[name], JSFunction)
