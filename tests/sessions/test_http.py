@@ -7,6 +7,8 @@ import anyio
 import pytest
 from mcp import Client
 
+from benchmarks.procfs import workers
+
 from ..servers import http_server
 
 pytestmark = pytest.mark.anyio
@@ -33,3 +35,14 @@ async def test_with_http_sessions_state_is_kept_per_mcp_session_only() -> None:
     assert kept.structured_content["session"]["calls"] == 2
     assert other.structured_content is not None and other.structured_content["result"] == "undefined"
     assert other.structured_content["session"]["created"] is True
+
+
+async def test_the_end_of_an_http_session_ends_its_sessions_and_their_workers() -> None:
+    async with http_server("--http-sessions") as (base, process):
+        with anyio.fail_after(60):
+            async with Client(base + "/mcp", mode="legacy") as client:
+                await client.call_tool("execute_js", {"code": "var n = 1", "session": "s"})
+                assert len(workers(process.pid)) == 2  # the pool's one worker and the session's own
+            # The client ended its MCP session on leaving; the session's worker goes with it.
+            while len(workers(process.pid)) > 1:  # noqa: ASYNC110 - polling /proc: no event says a process ended
+                await anyio.sleep(0.05)
