@@ -111,10 +111,6 @@ class SessionManager:
         """Sessions open now, over all clients."""
         return sum(len(sessions) for sessions in self._owners.values())
 
-    def names_of(self, owner: object) -> list[str]:
-        """The names of ``owner``'s sessions."""
-        return sorted(self._owners.get(id(owner), {}))
-
     async def start(self) -> None:
         """Start ending idle and old sessions (call within the server's lifespan)."""
         if self._sweeper is None:
