@@ -15,11 +15,12 @@ MIB = 1024 * 1024
 
 
 def _reading(server: RunningServer) -> tuple[float, float, int]:
-    """RSS in MiB of the server process and of all its workers together, and the number of workers."""
-    pid, workers = server.processes()
+    """RSS in MiB of the server process and of all the processes it started (its workers and, with the charts
+    extra, its chart renderer) together, and the number of those that are JavaScript workers."""
+    pid, children = server.processes()
     if pid is None:
         raise RuntimeError("the server process was not found among this process's children")
-    return procfs.rss_bytes(pid) / MIB, sum(procfs.rss_bytes(w) for w in workers) / MIB, len(workers)
+    return procfs.rss_bytes(pid) / MIB, sum(procfs.rss_bytes(c) for c in children) / MIB, len(procfs.workers(pid))
 
 
 async def _measure(plan: Plan, progress: Progress) -> dict[str, tuple[float, float, int]]:
@@ -49,7 +50,11 @@ async def measure(plan: Plan, progress: Progress) -> Section:
     for moment, (server_mib, workers_mib, count) in readings.items():
         label = labels[moment]
         section.rows.append(Row(f"{moment}.server", f"server process, {label}", "MiB", [server_mib]))
-        section.rows.append(Row(f"{moment}.workers", f"{count} worker processes, {label}", "MiB", [workers_mib]))
+        section.rows.append(
+            Row(
+                f"{moment}.workers", f"{count} worker processes (and any chart renderer), {label}", "MiB", [workers_mib]
+            )
+        )
         section.rows.append(Row(f"{moment}.total", f"total, {label}", "MiB", [server_mib + workers_mib]))
     for part in ("server", "workers", "total"):
         section.compare(f"last.{part}", f"first.{part}", short=f"after {plan.memory_first}")

@@ -79,7 +79,8 @@ def _cpu_rows(before: dict[str, float], after: dict[str, float], calls: int, in_
 
 async def measure(plan: Plan, progress: Progress, server: RunningServer) -> Section:
     progress.section("throughput")
-    section = Section("throughput", f"5. Throughput (one server, {len(server.processes()[1])} worker processes)")
+    workers = len(procfs.workers(server.pid)) if server.pid is not None else 0
+    section = Section("throughput", f"5. Throughput (one server, {workers} worker processes)")
     await _burst(server, plan.warmup * 2, max(plan.concurrency), None)
     cpu_rows: list[Row] = []
     floor: list[float] = []
