@@ -5,9 +5,9 @@ The runtime is plain JavaScript kept in this package as separate files, one job 
 defines `console`, timers, `queueMicrotask`, `structuredClone` and the web APIs, and its
 completion value is the object of entry points the worker uses (see `run.js` and `end.js`):
 
-- `connect(notification, entryName)` hands over the worker's notification function and the
-  global name of the job entry; `warmUp()` runs a trivial job so that V8 compiles the
-  runtime's own code before the real one arrives.
+- `connect(notification, entryName, deferredSource)` hands over the worker's notification
+  function, the global name of the job entry and `deferred_source()`; `warmUp()` runs a
+  trivial job so that V8 compiles the runtime's own code before the real one arrives.
 - `run(code, inputJson, optionsJson, filesPayload)` runs the model's code and returns the
   outcome as JSON text, or '' when the run continues after the synchronous part (a promise
   result, pending timers); the outcome then goes to the notification. `filesPayload`
@@ -15,8 +15,8 @@ completion value is the object of entry points the worker uses (see `run.js` and
 - `abort()` and `abortMemory()` return the outcome of a run that the engine had to
   terminate, from the output captured so far.
 
-The function declarations of `DEFERRED_FILES` (the rendering code) are not part of the
-script V8 parses up front: they travel as a string compiled on first use (`deferred.js`).
+The functions a plain run never calls are not part of the script V8 parses up front: they
+travel as a string compiled on first use, by groups (`deferral.py`, `deferred.js`).
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import re
 from importlib import resources
 
-__all__ = ["SCRIPT_NAME", "NodeModule", "node_modules", "source", "web_modules"]
+from js_runtime import deferral
+
+__all__ = ["SCRIPT_NAME", "NodeModule", "deferred_groups", "deferred_source", "node_modules", "source", "web_modules"]
 
 SCRIPT_NAME = "main.js"
 """The file name the model's code has in stack traces."""
@@ -62,91 +63,38 @@ _FILES = (
 )
 
 
-DEFERRED_FILES = frozenset({"inspect.js", "entries.js", "layout.js", "table.js"})
-"""Files whose function declarations are compiled only when the runtime first calls one of them (see ``deferred.js``).
+def source() -> str:
+    """Return the runtime script every isolate evaluates, the files of this package joined in load order.
 
-Their other top-level statements (captured built-ins, constants, state) still run when the runtime loads, where
-they were written: only function bodies, which read nothing until they are called, are moved.
-"""
+    Every isolate parses this script before its call, and parsing is most of what loading it costs, so lines
+    that are only a comment, blank lines and indentation are left out (about a fifth of the text), and so are the
+    functions a plain run never calls (:mod:`js_runtime.deferral`; their source is :func:`deferred_source`). The
+    files hold no template literal or string that spans lines, so this changes no value the runtime builds. The
+    web and Node modules are not in it: the worker sends those a job uses with the job.
+    """
+    return _build()[0]
 
-_USED_NAME = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
-_DECLARED_NAME = re.compile(r"^(?:(?:async )?function\*? ?|const |let |var |class )([A-Za-z_$][\w$]*)", re.M)
-_FUNCTION_START = re.compile(r"(?:async )?function\*? ?([A-Za-z_$][\w$]*) ?\(")
+
+def deferred_source() -> str:
+    """The source of the runtime's deferred function groups, which the worker passes to ``connect`` as a string."""
+    return _build()[1]
+
+
+def deferred_groups() -> dict[str, list[str]]:
+    """The deferred groups in load order, each with the names of its functions."""
+    return _build()[2].groups
 
 
 @functools.cache
-def source() -> str:
-    """Return the full runtime script, the files of this package joined in load order.
-
-    Every isolate parses this script before its call, and parsing is most of what loading it costs, so lines
-    that are only a comment, blank lines and indentation are left out (about a fifth of the text). The files
-    hold no template literal or string that spans lines, so this changes no value the runtime builds. The web
-    modules (``web/*.js``) go in as string literals, compiled only when the code first uses one of their globals.
-    """
+def _build() -> tuple[str, str, deferral.Deferral]:
     package = resources.files(__package__)
-    texts = []
-    functions: dict[str, str] = {}
-    for name in _FILES:
-        text = package.joinpath(name).read_text(encoding="utf-8")
-        if name in DEFERRED_FILES:
-            text = _take_functions(text, name, functions)
-        texts.append(_compact(text))
-    declarations = _deferred_declarations(functions, "\n".join(texts))
-    texts.insert(_FILES.index("deferred.js"), declarations)
+    files = [(name, package.joinpath(name).read_text(encoding="utf-8")) for name in _FILES]
+    split = deferral.split(files, lambda text: _ascii(_compact(text)))
+    texts = [_compact(text) for text in split.texts]
+    texts.insert(_FILES.index("deferred.js"), split.declarations)
     texts.insert(_FILES.index("web.js") + 1, _compact(_web_modules_declaration()))
     texts.insert(_FILES.index("node.js") + 2, _compact(_node_modules_declaration()))
-    return _ascii("\n".join(text for text in texts if text))
-
-
-def _take_functions(text: str, file_name: str, into: dict[str, str]) -> str:
-    """``text`` without its top-level function declarations, which go into ``into`` by name.
-
-    The runtime's files are formatted so that a top-level declaration starts a line with ``function`` (or ``async
-    function``) and ends at the next line that is only ``}``.
-    """
-    kept: list[str] = []
-    current: list[str] | None = None
-    name = ""
-    for line in text.splitlines():
-        if current is None:
-            match = _FUNCTION_START.match(line)
-            if match is None:
-                kept.append(line)
-                continue
-            name, current = match.group(1), [line]
-        else:
-            current.append(line)
-        if line == "}" or (len(current) == 1 and line.endswith("}")):
-            if name in into:
-                raise ValueError(f"js_runtime/{file_name}: a deferred function named {name} is declared twice")
-            into[name] = "\n".join(current)
-            current = None
-    if current is not None:
-        raise ValueError(f"js_runtime/{file_name}: function {name} has no closing line '}}' at the start of a line")
-    return "\n".join(kept)
-
-
-def _deferred_declarations(functions: dict[str, str], eager: str) -> str:
-    """The source of the deferred functions, as a string constant, and a stand-in for each one the rest calls.
-
-    A stand-in has the deferred function's name in the runtime's scope, so the code that calls it is written as if
-    nothing were deferred; the first call compiles all deferred functions (``deferredFunctions()`` in
-    ``deferred.js``) and every call is passed on to the real one.
-    """
-    # Names the rest of the runtime uses (a word not read as a property); an object key such as `{ inspect: ... }`
-    # counts too, which only adds a stand-in nobody calls.
-    used = set(_USED_NAME.findall(eager))
-    called = [name for name in functions if name in used]
-    clashes = sorted(set(called) & set(_DECLARED_NAME.findall(eager)))
-    if clashes:
-        raise ValueError(f"deferred functions have the names of runtime declarations loaded up front: {clashes}")
-    body = "\n".join(functions.values())
-    exports = ", ".join(called)
-    deferred = _compact(f"{body}\n({{ __proto__: null, {exports} }});\n//# sourceURL=sandbox-runtime.js")
-    stand_ins = [
-        f"function {name}() {{ return ReflectApply(deferredFunctions().{name}, this, arguments); }}" for name in called
-    ]
-    return "\n".join([f"const DEFERRED_SOURCE = {json.dumps(deferred)};", *stand_ins])
+    return _ascii("\n".join(text for text in texts if text)), split.deferred, split
 
 
 def _ascii(text: str) -> str:

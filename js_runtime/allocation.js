@@ -56,6 +56,7 @@ function isAllocationFailure(error) {
   return WeakMapPrototypeHas(allocationFailures, error);
 }
 
+// group: eager
 function isPlain(value) {
   return value === null || (typeof value !== 'object' && typeof value !== 'function');
 }
@@ -74,6 +75,7 @@ function plainMemoryDescriptor(descriptor) {
   return copy;
 }
 
+// group: eager
 function watchWebAssemblyMemory() {
   const wasm = describe(globalObject, 'WebAssembly');
   if (wasm === undefined || isPlain(wasm.value)) return;

@@ -121,6 +121,7 @@ function copyProperties(source, target, memory) {
   for (let i = 0; i < keys.length; i++) defineCopy(target, keys[i], cloneValue(readForClone(source, keys[i]), memory));
 }
 
+// group: eager
 function structuredClone(value) {
   if (arguments.length === 0) throw new TypeErrorCtor("Failed to execute 'structuredClone': 1 argument required.");
   return cloneValue(value, new MapCtor());

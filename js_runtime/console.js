@@ -11,6 +11,7 @@ const output = {
   timers: ObjectCreate(null),
 };
 
+// group: eager
 function resetOutput(limit) {
   output.stdout = newStream(limit);
   output.stderr = newStream(limit);
@@ -51,6 +52,7 @@ function writeLine(stream, text) {
   }
 }
 
+// group: eager
 function flushReadyLines() {
   const lines = deferred.lines;
   while (deferred.head < lines.length && lines[deferred.head].ready) {
@@ -66,6 +68,7 @@ function flushReadyLines() {
 }
 
 // Writes every waiting line as it stands (the run is ending); called before the outcome is built.
+// group: eager
 function flushDeferredOutput() {
   const lines = deferred.lines;
   for (let i = deferred.head; i < lines.length; i++) {
@@ -88,6 +91,7 @@ function flushDeferredOutput() {
   flushReadyLines();
 }
 
+// group: eager
 function outputDeferred() {
   return deferred.head < deferred.lines.length;
 }

@@ -1,25 +1,43 @@
-// Function declarations of the files listed in DEFERRED_FILES (js_runtime/__init__.py) are
-// kept out of the script V8 parses when the runtime loads: they are the rendering of objects
-// (inspect, console.table), over a quarter of the runtime's text, which a call that shows no
-// object never runs. js_runtime/__init__.py writes their source as the string
-// DEFERRED_SOURCE just above this file, and for each one the rest of the runtime calls, a
-// stand-in of the same name that passes the call on to deferredFunctions().
+// The functions a plain run never calls are kept out of the script every isolate parses
+// (js_runtime/deferral.py). Their groups' source arrives as one string with connect(), and
+// DEFERRED_SPANS, declared just above this file, says where each group is in it. Each one
+// called from outside its group is a binding here that starts as a stand-in: its first call
+// compiles the group, which assigns the real functions to their bindings, and is passed on.
 //
-// The source is compiled by a direct eval, so that it sees this closure's names (the captured
+// A group is compiled by a direct eval, so that it sees this closure's names (the captured
 // built-ins and the runtime's state) and never the global object the model's code may have
 // changed. `eval` here is not the global name, which the code could replace or delete: it is
 // the parameter of the non-strict function begin.js opens, which holds the engine's own eval
-// from before any model code ran. A direct eval in strict code declares its functions in a
-// scope of its own; the source ends with an object of those the stand-ins call.
+// from before any model code ran. A direct eval in strict code declares its names in a scope
+// of its own; the group's source evaluates to an object of the functions called from outside.
 
-let deferredExports;
+let deferredSource;
+const deferredExports = list();
+for (let i = 0; i < DEFERRED_GROUPS.length; i++) deferredExports[i] = undefined;
 
-function deferredFunctions() {
-  if (deferredExports === undefined) deferredExports = eval(DEFERRED_SOURCE);
-  return deferredExports;
+function deferredStandIn(group, name) {
+  return function () {
+    return ReflectApply(deferredGroup(group)[name], this, arguments);
+  };
 }
 
-// Whether the deferred functions have been compiled in this isolate (for tests and benchmarks).
+function deferredGroup(group) {
+  let exports = deferredExports[group];
+  if (exports === undefined) {
+    if (deferredSource === undefined) throw new TypeErrorCtor('the runtime was not connected to its deferred code');
+    const start = DEFERRED_SPANS[2 * group];
+    exports = eval(StringPrototypeSlice(deferredSource, start, DEFERRED_SPANS[2 * group + 1]));
+    deferredExports[group] = exports;
+  }
+  return exports;
+}
+
+// The names of the groups compiled in this isolate so far, comma-separated (for tests and
+// benchmarks).
 function deferredLoaded() {
-  return deferredExports !== undefined;
+  let names = '';
+  for (let i = 0; i < DEFERRED_GROUPS.length; i++) {
+    if (deferredExports[i] !== undefined) names += (names === '' ? '' : ',') + DEFERRED_GROUPS[i];
+  }
+  return names;
 }

@@ -12,12 +12,14 @@ const TypedArrayPrototypeToBase64 = Uint8Array.prototype.toBase64;
 
 const displayState = { __proto__: null, items: list(), chars: 0, charts: false };
 
+// group: eager
 function resetDisplays(charts) {
   displayState.items = list();
   displayState.chars = 0;
   displayState.charts = charts === true;
 }
 
+// group: eager
 function display(value) {
   if (displayState.items.length >= MAX_DISPLAYS) {
     throw new RangeErrorCtor('display() was called more than ' + MAX_DISPLAYS + ' times in this call, the most ' +
@@ -108,6 +110,7 @@ function specKind(spec) {
 }
 
 // The worker's call, after the run: the images as JSON text, and the list emptied.
+// group: eager
 function takeDisplays() {
   const items = displayState.items;
   displayState.items = list();

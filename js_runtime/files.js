@@ -10,6 +10,7 @@ const SyntaxErrorCtor = SyntaxError;
 const Uint8ArrayFromBase64 = Uint8Array.fromBase64;
 
 // Defines (or, without a payload, removes) the global `files` for the run about to start.
+// group: eager
 function defineFiles(payload) {
   fsPreloads = ObjectCreate(null);
   const files = typeof payload === 'string' && payload !== '' ? buildFiles(payload) : undefined;

@@ -17,6 +17,7 @@ const hostState = {
   count: 0,
 };
 
+// group: eager
 function resetHostCalls() {
   hostState.pending = ObjectCreate(null);
   hostState.count = 0;
@@ -45,6 +46,7 @@ function hostCall(kind, payload) {
 // The worker's answer: `this` is {"id": n, "ok": true, "value": ...} or {"id": n, "ok": false,
 // "error": {"name", "message", "code", ...}}. Unknown ids (a call the run no longer waits for)
 // change nothing.
+// group: eager
 function settleHostCall() {
   let answer;
   try {

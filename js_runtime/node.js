@@ -33,12 +33,14 @@ function exitRun(code) {
   throw nodeState.exitSentinel;
 }
 
+// group: errors
 function isExitSentinel(value) {
   return value === nodeState.exitSentinel;
 }
 
 // A run that ends with a non-zero exit code (process.exit(1), or process.exitCode = 1 when the code
 // ends) fails as a Node process would, with its output kept; exit code 0 ends it as a success.
+// group: eager
 function noteExitCode() {
   let code = nodeState.exitCode;
   if (code === undefined) {
@@ -100,6 +102,7 @@ const NODE_REFUSED = {
   wasi: 'reaches the host through WASI',
 };
 
+// group: eager
 function nodeModuleNamed(id) {
   for (let i = 0; i < NODE_MODULES.length; i++) {
     if (NODE_MODULES[i].id === id) return NODE_MODULES[i];
@@ -303,6 +306,7 @@ function nodeImport(specifier) {
 // Loads the modules the code names before any of it runs, so that each captures the built-ins it uses
 // (String.prototype.slice, Function.prototype.call) as the engine made them, not as the code may leave them.
 // A module that fails to load here is loaded again, and fails with its error, when the code uses it.
+// group: eager
 function preloadNodeModules(ids) {
   if (!ArrayIsArray(ids)) return;
   for (let i = 0; i < ids.length; i++) {

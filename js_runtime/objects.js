@@ -6,6 +6,7 @@
 const MAX_PROTOTYPE_CHAIN = 1000;
 
 // A short text for something thrown, without running user code.
+// group: errors
 function describeThrown(error) {
   try {
     if (error !== null && (typeof error === 'object' || typeof error === 'function')) {
@@ -22,6 +23,7 @@ function describeThrown(error) {
 
 // An own property descriptor with a null prototype, so that reading `.value` or `.get`
 // never reaches a property the model's code added to Object.prototype.
+// group: eager
 function describe(object, key) {
   const descriptor = ReflectGetOwnPropertyDescriptor(object, key);
   if (descriptor === undefined) return undefined;
@@ -29,12 +31,14 @@ function describe(object, key) {
   return descriptor;
 }
 
+// group: eager
 function isDataDescriptor(descriptor) {
   return descriptor.get === undefined && descriptor.set === undefined;
 }
 
 // The value of a data property found on the object or its prototypes (getters are not
 // called: an accessor gives undefined).
+// group: errors
 function inheritedDataValue(object, key) {
   let current = object;
   for (let i = 0; i < MAX_PROTOTYPE_CHAIN && current !== null; i++) {
@@ -51,6 +55,7 @@ function functionName(fn) {
   return '';
 }
 
+// group: eager
 function prototypeChain(value) {
   const chain = list();
   let current = ReflectGetPrototypeOf(value);
@@ -61,6 +66,7 @@ function prototypeChain(value) {
   return chain;
 }
 
+// group: eager
 function chainIncludes(chain, prototype) {
   for (let i = 0; i < chain.length; i++) {
     if (chain[i] === prototype) return true;
@@ -253,6 +259,7 @@ const iteratorRecords = new WeakMapCtor();
 const MapIteratorPrototypeNextOriginal = MapIteratorPrototype.next;
 const SetIteratorPrototypeNextOriginal = SetIteratorPrototype.next;
 
+// group: eager
 function trackedIteratorMaker(original, isMap, kind) {
   return new ProxyCtor(original, {
     __proto__: null,
@@ -266,6 +273,7 @@ function trackedIteratorMaker(original, isMap, kind) {
   });
 }
 
+// group: iterators
 function trackedNext(original) {
   return new ProxyCtor(original, {
     __proto__: null,
@@ -279,6 +287,7 @@ function trackedNext(original) {
   });
 }
 
+// group: eager
 function replaceMethod(object, key, value) {
   const descriptor = describe(object, key);
   descriptor.value = value;
@@ -305,6 +314,7 @@ function replaceMethod(object, key, value) {
 // a million values takes about thirty times as long).
 let nextWrapped = false;
 
+// group: iterators
 function wrapIteratorNext() {
   if (nextWrapped) return;
   nextWrapped = true;
@@ -314,6 +324,7 @@ function wrapIteratorNext() {
 
 // What a recorded iterator has left, without using it up: a list of the values it will give
 // (for `entries`, [key, value] pairs), or undefined for an object that is no such iterator.
+// group: iterators
 function iteratorRemaining(iterator) {
   const record = WeakMapPrototypeGet(iteratorRecords, iterator);
   if (record === undefined) return undefined;

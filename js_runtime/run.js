@@ -1,6 +1,6 @@
-// The entry points the worker calls. connect(deliver, name) hands over, once and before any
-// model-written code, the worker's notification function and the global name under which
-// runJob waits for the job. run(code, inputJson, optionsJson, filesPayload) evaluates the
+// The entry points the worker calls. connect(deliver, name, deferred) hands over, once and
+// before any model-written code, the worker's notification function, the global name under
+// which runJob waits for the job and the source of the deferred groups (deferred.js). run(code, inputJson, optionsJson, filesPayload) evaluates the
 // model's code (as a script whose completion value is the result, like a REPL, or as the body
 // of an async function when it uses top-level await or return) and returns the outcome as JSON text, or ''
 // when the run goes on (a promise result, pending timers): the outcome then goes to `deliver`
@@ -243,6 +243,7 @@ function scriptSource(code) {
 
 // The model's code compiled (not run) as the body of an async function whose last expression
 // statement is returned when there is one. Undefined when it does not parse, unless `rethrow`.
+// group: async
 function compileAsyncBody(code, rethrow) {
   columnShift.line = 0;
   let body;
@@ -262,6 +263,7 @@ function compileAsyncBody(code, rethrow) {
 }
 
 // The body of a compiled completion; stack positions on its line shift back past `return (`.
+// group: async
 function returningBody(completion) {
   columnShift.line = completion.line;
   columnShift.column = completion.column;
@@ -273,6 +275,7 @@ function returningBody(completion) {
 // (`(async function anonymous(` and `) {`).
 const ASYNC_BODY_LINE_OFFSET = 2;
 
+// group: async
 function runAsyncBody(code, body) {
   runState.asyncMode = true;
   lineOffset = ASYNC_BODY_LINE_OFFSET;
@@ -285,18 +288,21 @@ function runAsyncBody(code, body) {
   return afterEvaluation(code, value);
 }
 
+// group: errors
 function isSyntaxErrorValue(error) {
   return isErrorValue(error) && chainIncludes(prototypeChain(error), SyntaxErrorPrototype);
 }
 
 // A script may start with a hashbang line, which the parse check's `throw` in front would
 // turn into an error: it is a comment.
+// group: errors
 function withoutHashbang(script) {
   return StringPrototypeStartsWith(script, '#!') ? '//' + StringPrototypeSlice(script, 2) : script;
 }
 
 // Whether the script's directive prologue (the string literal statements it starts with)
 // holds 'use strict', which makes the whole script strict.
+// group: errors
 function hasStrictDirective(script) {
   let i = skipInsignificant(script, StringPrototypeStartsWith(script, '#!') ? StringPrototypeIndexOf(script, '\n') : 0);
   if (i < 0) return false;
@@ -324,6 +330,7 @@ function hasStrictDirective(script) {
   return false;
 }
 
+// group: errors
 function hasLineBreak(text, from, to) {
   for (let k = from; k < to; k++) {
     const ch = text[k];
@@ -332,12 +339,14 @@ function hasLineBreak(text, from, to) {
   return false;
 }
 
+// group: errors
 function startsWithWord(text, at, word) {
   if (!StringPrototypeStartsWith(StringPrototypeSlice(text, at, at + word.length + 1), word)) return false;
   const after = StringPrototypeCharCodeAt(text, at + word.length);
   return NumberIsNaN(after) || !isIdentifierCharCode(after);
 }
 
+// group: errors
 function reportSyntaxError(error, mode) {
   const parts = errorNameAndMessage(error);
   runState.syntaxMode = mode;
@@ -346,6 +355,7 @@ function reportSyntaxError(error, mode) {
   return finish();
 }
 
+// group: errors
 function failSynchronously(error) {
   if (isExitSentinel(error)) return finish();
   runState.error = describeThrownValue(error, 'runtime');
@@ -365,17 +375,18 @@ let deliver;
 // the worker chose; startRun removes it before any model-written code runs.
 let entryName;
 
-// The argument list of connect(): the worker pushes the notification and the entry name into
-// it (a push is one thread hop; mini-racer's own calls first evaluate a new list), calls
+// The argument list of connect(): the worker pushes the notification, the entry name and the
+// deferred source into it (a push is one thread hop; mini-racer's own calls first evaluate a new list), calls
 // connect with it, and, once connect has emptied it, passes it as the empty argument list of
 // every later call. Only the worker holds it.
 const workerArguments = [];
 
 // Returns true once connected (the argument list is then empty).
-function connect(callback, name) {
+function connect(callback, name, deferred) {
   if (deliver !== undefined || typeof callback !== 'function') return false;
   deliver = callback;
   if (typeof name === 'string') entryName = name;
+  if (typeof deferred === 'string') deferredSource = deferred;
   workerArguments.length = 0;
   expose();
   return true;
@@ -433,6 +444,7 @@ function runNext() {
   }
 }
 
+// group: async
 function deliverOutcome(text) {
   if (deliver !== undefined) deliver(text);
 }
@@ -474,6 +486,7 @@ function mayQueueMicrotasks(code) {
   return false;
 }
 
+// group: async
 async function awaitResult(value) {
   let settled;
   try {
@@ -492,6 +505,7 @@ async function awaitResult(value) {
 }
 
 // A callback or microtask threw: Node would print it and exit, so the run ends here.
+// group: async
 function onUncaught(error) {
   if (runState.finished || isExitSentinel(error)) return;
   let text;
@@ -506,6 +520,7 @@ function onUncaught(error) {
 }
 
 // Looks again after every pending microtask has run (the check is a separate task).
+// group: async
 function scheduleCheck() {
   if (runState.finished) return;
   runState.idleChecks = 0;
@@ -513,6 +528,7 @@ function scheduleCheck() {
   afterDelay(1, () => checkDone(generation));
 }
 
+// group: async
 function checkDone(generation) {
   if (runState.finished || generation !== runState.checkGeneration) return;
   if (timerState.pending > 0 || hostState.count > 0) return;
@@ -690,6 +706,7 @@ function buildOutcome() {
 }
 
 // Last resort when the runtime itself failed: a fixed outcome that needs no rendering.
+// group: errors
 function internalFailureOutcome(error) {
   let message = 'the sandbox runtime failed';
   try {

@@ -18,10 +18,12 @@ const intrinsicPrototypes = [
   PromisePrototype, TypedArrayPrototype,
 ];
 
+// group: eager
 function newSerializer(limit) {
   return { __proto__: null, limit, parts: list(), bytes: 0, writing: true, nodes: 0, ancestors: list() };
 }
 
+// group: eager
 function emit(state, text, bytes) {
   state.bytes += bytes;
   if (!state.writing) return;
@@ -33,10 +35,12 @@ function emit(state, text, bytes) {
   ArrayPrototypePush(state.parts, text);
 }
 
+// group: eager
 function emitAscii(state, text) {
   emit(state, text, text.length);
 }
 
+// group: text
 function emitString(state, text) {
   if (state.writing && text.length <= state.limit) {
     const json = jsonString(text);
@@ -53,6 +57,7 @@ function functionLabel(fn) {
 }
 
 // Serializes `value`; returns {text, bytes}: text is null when it exceeded the limit.
+// group: eager
 function serialize(value, limit) {
   const state = newSerializer(limit);
   writeValue(state, value, 0, '');
@@ -81,6 +86,7 @@ function userToJSON(value, chain) {
   return undefined;
 }
 
+// group: eager
 function writeValue(state, value, depth, key) {
   state.nodes++;
   if (state.nodes > SERIALIZE_MAX_NODES) return;
@@ -339,6 +345,7 @@ function writeMap(state, map, depth) {
 }
 
 // The resultType of an outcome.
+// group: eager
 function resultTypeOf(value) {
   if (value === null) return 'null';
   const type = typeof value;

@@ -110,6 +110,7 @@ const formattedStacks = new WeakMapCtor();
 // Error.prepareStackTrace as the code finds it: V8's format, without the runtime's frames and
 // with main.js positions as the model wrote them, so that a stack the code reads or prints
 // matches the one an uncaught error reports. The code may replace it with its own.
+// group: eager
 function formatStack(error, callSites) {
   let text;
   try {

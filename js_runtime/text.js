@@ -11,6 +11,7 @@ const JSON_SPECIAL = /[\x00-\x1f\x22\x5c\ud800-\udfff]/g;
 
 // Index of the first match of a global regexp at or after `from`, or -1. Uses the captured
 // exec, so nothing the model's code installed on RegExp.prototype is consulted.
+// group: eager
 function searchFrom(regexp, text, from) {
   regexp.lastIndex = from;
   const match = RegExpPrototypeExec(regexp, text);
@@ -34,6 +35,7 @@ function isLowSurrogate(code) {
 
 // UTF-8 size of text[from, to). A lone surrogate counts 3 bytes (it would be encoded as
 // U+FFFD).
+// group: eager
 function utf8Length(text, from, to) {
   if (from === undefined) from = 0;
   if (to === undefined) to = text.length;
@@ -270,6 +272,7 @@ function jsonStringBytes(text) {
 }
 
 // JSON text of a string primitive. JSON.stringify looks up nothing for a primitive.
+// group: eager
 function jsonString(text) {
   return JSONStringify(text);
 }
@@ -281,6 +284,7 @@ function primitiveToString(value) {
   return '[object]';
 }
 
+// group: eager
 function formatNumber(number) {
   if (number === 0 && 1 / number < 0) return '-0';
   return '' + number;
@@ -289,6 +293,7 @@ function formatNumber(number) {
 // inspect()'s text for a number, bigint, boolean, undefined or null, and undefined for any
 // other value: calls that show only such values (and strings) never need the rendering code,
 // which is compiled on first use (deferred.js).
+// group: eager
 function plainPrimitiveText(value) {
   switch (typeof value) {
     case 'number':

@@ -19,6 +19,7 @@ const timerState = {
   stopped: false,
 };
 
+// group: eager
 function resetTimers() {
   stopAllTimers();
   timerState.pending = 0;
@@ -127,6 +128,7 @@ function notifyIfIdle() {
   if (timerState.pending === 0 && timerState.onIdle !== undefined) timerState.onIdle();
 }
 
+// group: eager
 function stopAllTimers() {
   timerState.stopped = true;
   const ids = ObjectKeys(timerState.active);

@@ -40,12 +40,17 @@ const SetPrototypeHas = uncurryThis(SetPrototype.has);
 // Defines (or, without a manifest, removes) the globals `tools` and `ToolError` for the run
 // about to start. The manifest is what the host lists: { servers: [{ name, tools: [names],
 // unavailable: reason or null }] }.
+// group: eager
 function defineTools(manifest) {
   if (manifest === null || typeof manifest !== 'object' || !ArrayIsArray(manifest.servers)) {
     ReflectDeleteProperty(globalObject, 'tools');
     ReflectDeleteProperty(globalObject, 'ToolError');
     return;
   }
+  installTools(manifest);
+}
+
+function installTools(manifest) {
   const root = ObjectCreate(null);
   const names = [];
   for (let i = 0; i < manifest.servers.length; i++) {

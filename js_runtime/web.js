@@ -77,6 +77,7 @@ function compileModule(module) {
 // Compiles the modules the code names before any of it runs, so that each captures the built-ins it
 // uses as the engine made them. A module that fails here is compiled again, and fails with its error,
 // when the code first touches it.
+// group: eager
 function preloadWebModules(ids) {
   if (!ArrayIsArray(ids)) return;
   for (let i = 0; i < WEB_MODULES.length; i++) {
@@ -95,6 +96,7 @@ function webGlobal(name) {
   return module === undefined ? undefined : compileModule(module)[name];
 }
 
+// group: eager
 function installWebModules() {
   for (let i = 0; i < WEB_MODULES.length; i++) {
     const module = WEB_MODULES[i];

@@ -15,7 +15,7 @@ from typing import Any
 
 from py_mini_racer import MiniRacer
 
-from js_runtime import node_modules, source, web_modules
+from js_runtime import deferred_source, node_modules, source, web_modules
 
 OUTCOME_TIMEOUT_SEC = 10.0
 DEFAULT_CAP = 65536
@@ -36,7 +36,7 @@ class Isolate:
         self._notification = context._register_js_notification(
             lambda handle: self.delivered.put(context._value_handle_to_python(handle))
         )
-        self.api["connect"](self._notification.__enter__())
+        self.api["connect"](self._notification.__enter__(), None, deferred_source())
 
     def run_raw(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP, *, node: bool = False) -> Any:
         """The value run() returns: the outcome text, or '' when it is delivered later.

@@ -149,10 +149,12 @@ class Isolate:
             if not isinstance(arguments, JSArray):
                 raise ProtocolError("the runtime object lacks its argument list")
             isolate = cls(racer, value, api, channel)
-            # Each push and each read is a thread hop: the runtime's own list carries connect's two arguments and,
-            # emptied by connect, serves as the empty argument list of every later call.
+            # Each push and each read is a thread hop: the runtime's own list carries connect's three arguments and,
+            # emptied by connect, serves as the empty argument list of every later call. The deferred source goes as
+            # a string mini-racer makes, which V8 does not parse until the runtime needs a group of it.
             arguments.append(channel.enter_context(engine.notification(racer, isolate._on_delivery)))
             arguments.append(isolate._entry)
+            arguments.append(js_runtime.deferred_source())
             connected = await asyncio.wait_for(isolate._call(api["connect"], arguments), PREPARE_TIMEOUT_S)
             if connected is not True:
                 raise ProtocolError("the runtime refused the connection")
