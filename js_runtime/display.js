@@ -110,7 +110,6 @@ function specKind(spec) {
 }
 
 // The worker's call, after the run: the images as JSON text, and the list emptied.
-// group: eager
 function takeDisplays() {
   const items = displayState.items;
   displayState.items = list();

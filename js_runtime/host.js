@@ -43,14 +43,13 @@ function hostCall(kind, payload) {
   });
 }
 
-// The worker's answer: `this` is {"id": n, "ok": true, "value": ...} or {"id": n, "ok": false,
-// "error": {"name", "message", "code", ...}}. Unknown ids (a call the run no longer waits for)
-// change nothing.
-// group: eager
-function settleHostCall() {
+// The worker's answer, as JSON text: {"id": n, "ok": true, "value": ...} or {"id": n, "ok":
+// false, "error": {"name", "message", "code", ...}}. Unknown ids (a call the run no longer waits
+// for) change nothing.
+function settleHostCall(text) {
   let answer;
   try {
-    answer = JSONParse('' + this);
+    answer = JSONParse('' + text);
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
-// The entry points the worker calls. connect(deliver, name, deferred) hands over, once and
-// before any model-written code, the worker's notification function, the global name under
-// which runJob waits for the job and the source of the deferred groups (deferred.js). run(code, inputJson, optionsJson, filesPayload) evaluates the
+// The entry points the worker calls. connect(deliver, deferred, warm) hands over, once and
+// before any model-written code, the worker's notification function and the source of the
+// deferred groups (deferred.js), and runs the warm-up. Later calls go through workerRequest
+// (end.js), whose `this` says what to do. run(code, inputJson, optionsJson, filesPayload) evaluates the
 // model's code (as a script whose completion value is the result, like a REPL, or as the body
 // of an async function when it uses top-level await or return) and returns the outcome as JSON text, or ''
 // when the run goes on (a promise result, pending timers): the outcome then goes to `deliver`
@@ -159,7 +160,6 @@ function run(code, inputJson, optionsJson, filesPayload, hostNotify) {
 }
 
 function startRun(code, inputJson, optionsJson, filesPayload) {
-  hideEntry();
   const options = parseOptions(optionsJson);
   resetRun(options);
   let input;
@@ -370,31 +370,26 @@ function failSynchronously(error) {
 // argument lists would go through the isolate's Array.prototype).
 let deliver;
 
-// The global name under which the worker reaches runJob in one evaluation (cheaper than a
-// function call, whose arguments mini-racer passes one thread hop at a time). A random name
-// the worker chose; startRun removes it before any model-written code runs.
-let entryName;
-
-// The argument list of connect(): the worker pushes the notification, the entry name and the
-// deferred source into it (a push is one thread hop; mini-racer's own calls first evaluate a new list), calls
-// connect with it, and, once connect has emptied it, passes it as the empty argument list of
-// every later call. Only the worker holds it.
+// The argument list of every call after connect(), which the worker passes empty (mini-racer's
+// own calls build a new list, with the isolate's Array.prototype, which the code may have
+// changed). connect() returns it. Only the worker holds it.
 const workerArguments = [];
 
-// Returns true once connected (the argument list is then empty).
-function connect(callback, name, deferred) {
+// Returns the argument list once connected, the warm-up's failure if it failed, or false.
+function connect(callback, deferred, warm) {
   if (deliver !== undefined || typeof callback !== 'function') return false;
   deliver = callback;
-  if (typeof name === 'string') entryName = name;
   if (typeof deferred === 'string') deferredSource = deferred;
-  workerArguments.length = 0;
-  expose();
-  return true;
+  if (warm === true) {
+    const failure = warmUp();
+    if (failure !== '') return failure;
+  }
+  return workerArguments;
 }
 
 // Runs a trivial job before the real one arrives, so that V8 has compiled the runtime's own
-// code for it (it compiles a function on its first call), then puts the entry back. Returns ''
-// when the run went as it should, otherwise its outcome text (or a description) for the log.
+// code for it (it compiles a function on its first call). Returns '' when the run went as it
+// should, otherwise its outcome text (or a description) for the log.
 function warmUp() {
   let text;
   try {
@@ -404,36 +399,14 @@ function warmUp() {
   } catch (error) {
     text = 'the warm-up run failed: ' + describeThrown(error);
   }
-  expose();
   return text;
 }
 
-function expose() {
-  if (entryName === undefined) return;
-  defineGlobalValue(entryName, runJob);
-}
-
-function hideEntry() {
-  if (entryName !== undefined) ReflectDeleteProperty(globalObject, entryName);
-}
-
-// run() with the job as one object literal: { code, input, options }.
-function runJob(job) {
-  try {
-    return run(job.code, job.input, job.options);
-  } catch (error) {
-    return internalFailureOutcome(error);
-  }
-}
-
-// The next job of an isolate a session keeps: `this` is the job as JSON text ({code, input,
-// options, files}), a string mini-racer makes in C++, so nothing the earlier jobs' code changed
-// (Array.prototype, JSON) is involved in passing it. The host notification, if any, is the one
-// the session's first job brought.
-function runNext() {
+// A job as JSON text ({code, input, options, files}), from workerRequest.
+function runJobText(text) {
   let job;
   try {
-    job = JSONParse('' + this);
+    job = JSONParse(text);
   } catch (error) {
     return internalFailureOutcome(error);
   }

@@ -186,9 +186,9 @@ class _Isolate:
     def __init__(self) -> None:
         self.settled: list[dict[str, object]] = []
 
-    async def call_with_this(self, name: str, text: str) -> None:
-        assert name == "settleHostCall"
-        self.settled.append(json.loads(text))
+    async def request(self, name: str, body: str) -> None:
+        assert name == "settle"
+        self.settled.append(json.loads(body))
 
 
 async def test_the_worker_passes_on_only_well_formed_requests_within_the_limits() -> None:

@@ -42,24 +42,30 @@ def test_source_is_cached_and_leaves_out_comment_lines_but_keeps_the_script_name
     assert "//# sourceURL=sandbox-runtime.js" in lines
 
 
-def test_the_runtime_evaluates_to_an_object_of_its_entry_points(isolate: Isolate) -> None:
-    names = [
-        "abort",
-        "abortMemory",
-        "connect",
-        "deferredLoaded",
-        "run",
-        "runNext",
-        "settleHostCall",
-        "takeDisplays",
-        "warmUp",
-    ]
-    assert sorted(isolate.api.keys()) == [*names, "workerArguments"]
+def test_the_runtime_evaluates_to_its_request_entry_carrying_the_entry_points_tests_call(isolate: Isolate) -> None:
+    assert isinstance(isolate.api, JSFunction)
+    names = ["abort", "abortMemory", "connect", "deferredLoaded", "run", "warmUp"]
+    assert sorted(isolate.api.keys()) == names
     for name in names:
         assert isinstance(isolate.api[name], JSFunction)
-    # connect() emptied the list it takes its arguments in; the worker passes it as every later call's arguments.
-    assert isinstance(isolate.api["workerArguments"], JSArray)
-    assert len(isolate.api["workerArguments"]) == 0
+    # The entry takes its request as `this`; an unknown one is refused.
+    assert isolate.api(this="no such request") is False
+    assert isolate.api(this="deferredLoaded") == isolate.api["deferredLoaded"]()
+
+
+def test_connect_hands_back_the_empty_argument_list_of_every_later_call_and_only_once() -> None:
+    mr = MiniRacer()
+    try:
+        entry = mr.eval(source())
+        context = mr._ctx
+        assert context is not None
+        with context._register_js_notification(lambda handle: None) as notify:
+            arguments = entry(notify, js_runtime.deferred_source(), True, this="connect")
+            assert isinstance(arguments, JSArray)
+            assert len(arguments) == 0
+            assert entry(notify, "", False, this="connect") is False
+    finally:
+        mr.close()
 
 
 def test_the_warm_up_run_reports_success_and_leaves_the_runtime_ready(isolate: Isolate) -> None:

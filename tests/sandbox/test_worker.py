@@ -11,6 +11,7 @@ import py_mini_racer
 import pytest
 from py_mini_racer import _exc as engine_exceptions
 
+import js_runtime
 from sandbox_server.sandbox import SandboxLimits
 from sandbox_server.sandbox.worker import error_kind, syntax_error_position, v8_flags
 
@@ -108,16 +109,12 @@ def test_an_isolate_whose_warm_up_fails_gives_way_to_one_without_warm_up_that_ru
     from sandbox_server.sandbox.worker import isolate as isolate_module
     from sandbox_server.sandbox.worker import job
 
-    warm_ups: list[str] = []
-    call_bare = isolate_module.Isolate.call_bare
-
-    async def failing_warm_up(self: isolate_module.Isolate, name: str) -> object:
-        if name == "warmUp":
-            warm_ups.append(name)
-            return "the warm-up run failed: forced for the test"
-        return await call_bare(self, name)
-
-    monkeypatch.setattr(isolate_module.Isolate, "call_bare", failing_warm_up)
+    # The runtime's warm-up, as every isolate evaluates it, made to report a failure.
+    warm_up_run = "text = run('0', '', '{}');"
+    runtime = js_runtime.source()
+    assert runtime.count(warm_up_run) == 1
+    failing = runtime.replace(warm_up_run, "throw new TypeErrorCtor('forced for the test');")
+    monkeypatch.setattr(isolate_module.js_runtime, "source", lambda: failing)
 
     async def scenario() -> dict[str, object]:
         limits = SandboxLimits()
@@ -129,6 +126,5 @@ def test_an_isolate_whose_warm_up_fails_gives_way_to_one_without_warm_up_that_ru
             isolate.close()
 
     outcome = asyncio.run(scenario())
-    assert warm_ups == ["warmUp"]
     assert outcome["ok"] is True and outcome["resultText"] == "42"
     assert "forced for the test" in caplog.text

@@ -164,7 +164,7 @@ class HostBridge:
             return
         text = json.dumps(answer, ensure_ascii=True, separators=(",", ":"))
         try:
-            await self._isolate.call_with_this("settleHostCall", text)
+            await self._isolate.request("settle", text)
         except Exception:  # the isolate is being stopped: the run is over and waits for nothing
             logger.debug("a host call's answer could not be delivered", exc_info=True)
 

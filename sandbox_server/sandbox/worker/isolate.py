@@ -8,14 +8,12 @@ import contextlib
 import json
 import logging
 import re
-import secrets
 from collections.abc import Callable
 from typing import Any
 
 from py_mini_racer import (
     JSArray,
     JSFunction,
-    JSMappedObject,
     JSOOMException,
     JSParseException,
     JSUndefined,
@@ -77,24 +75,22 @@ def syntax_error_position(message: str, code: str) -> tuple[int, int] | None:
 class Isolate:
     """A V8 isolate with the runtime evaluated and the memory limit set, ready for one job.
 
-    The job starts with one evaluation, ``<entry>({code, input, options})``, under a random global name the runtime
-    removes before the code runs (a function call would pass each argument in a thread hop of its own); a job
-    with data-folder files calls ``run`` instead, so that megabytes of files are not parsed as source text. An
-    outcome that is not ready when the run returns comes back through a mini-racer notification (a native
-    function) handed to the runtime before any model-written code runs; after that, the worker calls into the
-    isolate only without arguments, since mini-racer builds argument lists with the isolate's own
-    ``Array.prototype``, which the code may have changed. Nothing of the worker is reachable from JavaScript.
+    The runtime evaluates to one function, its request entry: the worker calls it with the request (``job``, a line
+    break and the job's JSON text; ``abort``; ``settle`` and a host call's answer...) as ``this``, a string mini-racer
+    makes in C++, and the runtime's own empty list as the arguments, so that no call needs a handle but that
+    function's, no code is parsed to pass a job, and nothing of the call goes through what the model's code may have
+    changed (mini-racer builds argument lists with the isolate's own ``Array.prototype``). Only the first job of an
+    isolate with data-folder files or host calls calls ``run`` with arguments, before any model-written code has run,
+    so that megabytes of files are not escaped into JSON text. An outcome that is not ready when the run returns comes
+    back through a mini-racer notification (a native function) handed to the runtime by ``connect``, before any
+    model-written code runs. Nothing of the worker is reachable from JavaScript.
     """
 
-    def __init__(
-        self, racer: MiniRacer, runtime: JSMappedObject, api: dict[str, JSFunction], channel: contextlib.ExitStack
-    ) -> None:
+    def __init__(self, racer: MiniRacer, entry: JSFunction, channel: contextlib.ExitStack) -> None:
         self.racer = racer
-        self._runtime: JSMappedObject | None = runtime
-        self._api: dict[str, JSFunction] | None = api
+        self._entry: JSFunction | None = entry
         self._channel = channel
         self._delivered: asyncio.Future[str] | None = None
-        self._entry = "__job_" + secrets.token_hex(12)
         self._no_arguments: JSArray | None = None
         self.on_host_call: Callable[[str], None] | None = None
         """Where the runtime's host calls go (the job's bridge); while None, they are dropped."""
@@ -103,24 +99,15 @@ class Isolate:
         self.runs = 0
         """Jobs started in this isolate: more than one only for an isolate a session keeps."""
 
-    async def call_bare(self, name: str) -> Any:
-        """Call the runtime function ``name`` without arguments, on the cancelable path only.
+    async def request(self, name: str, body: str | None = None) -> Any:
+        """Ask the runtime for ``name`` (with ``body``, its text), on the cancelable path only.
 
         mini-racer's own calls first evaluate ``[]`` synchronously for the argument list, which blocks the whole
-        event loop while the isolate is busy in code that termination cannot stop (a native allocation); an
-        empty list made while the isolate was idle serves every call (mini-racer 0.14).
+        event loop while the isolate is busy in code that termination cannot stop (a native allocation); the
+        runtime's empty list, handed over while the isolate was idle, serves every call (mini-racer 0.14).
         """
-        assert self._api is not None and self._no_arguments is not None, "isolate used after close"
-        return await self._call(self._api[name], self._no_arguments)
-
-    async def call_with_this(self, name: str, text: str) -> Any:
-        """Call the runtime function ``name`` with the string ``text`` as its ``this`` and no arguments.
-
-        mini-racer makes a string from Python in C++, with no JavaScript involved, so the code in the isolate can
-        neither see nor change it on the way; the function is strict, so ``this`` stays that string.
-        """
-        assert self._api is not None and self._no_arguments is not None, "isolate used after close"
-        return await self._call(self._api[name], self._no_arguments, text)
+        assert self._entry is not None and self._no_arguments is not None, "isolate used after close"
+        return await self._call(self._entry, self._no_arguments, name if body is None else f"{name}\n{body}")
 
     async def _call(self, function: JSFunction, arguments: JSArray, this: str | None = None) -> Any:
         context = self.racer._ctx
@@ -136,38 +123,28 @@ class Isolate:
         channel = contextlib.ExitStack()
         try:
             racer.set_hard_memory_limit(limits.memory_limit_bytes)
-            value = await asyncio.wait_for(racer.eval_cancelable(js_runtime.source()), PREPARE_TIMEOUT_S)
-            if not isinstance(value, JSMappedObject):
-                raise ProtocolError(f"the runtime evaluated to {type(value).__name__}, not an object")
-            api: dict[str, JSFunction] = {}
-            for name in _RUNTIME_FUNCTIONS:
-                function = value.get(name)
-                if not isinstance(function, JSFunction):
-                    raise ProtocolError(f"the runtime object lacks the function {name}")
-                api[name] = function
-            arguments = value.get("workerArguments")
-            if not isinstance(arguments, JSArray):
-                raise ProtocolError("the runtime object lacks its argument list")
-            isolate = cls(racer, value, api, channel)
-            # Each push and each read is a thread hop: the runtime's own list carries connect's three arguments and,
-            # emptied by connect, serves as the empty argument list of every later call. The deferred source goes as
-            # a string mini-racer makes, which V8 does not parse until the runtime needs a group of it.
-            arguments.append(channel.enter_context(engine.notification(racer, isolate._on_delivery)))
-            arguments.append(isolate._entry)
-            arguments.append(js_runtime.deferred_source())
-            connected = await asyncio.wait_for(isolate._call(api["connect"], arguments), PREPARE_TIMEOUT_S)
-            if connected is not True:
-                raise ProtocolError("the runtime refused the connection")
-            isolate._no_arguments = arguments
+            entry = await asyncio.wait_for(racer.eval_cancelable(js_runtime.source()), PREPARE_TIMEOUT_S)
+            if not isinstance(entry, JSFunction):
+                raise ProtocolError(f"the runtime evaluated to {type(entry).__name__}, not a function")
+            isolate = cls(racer, entry, channel)
+            # No model-written code has run yet, so mini-racer's own call (a new list, a push per argument) is safe.
+            # The deferred source goes as a string mini-racer makes, which V8 parses only when the runtime needs a
+            # group of it; the warm-up runs inside the same call.
+            notify = channel.enter_context(engine.notification(racer, isolate._on_delivery))
+            connect = entry.cancelable()(notify, js_runtime.deferred_source(), warm_up, this="connect")  # type: ignore[arg-type]
+            connected = await asyncio.wait_for(connect, PREPARE_TIMEOUT_S)
         except BaseException:
             channel.close()
             racer.close()
             raise
-        if warm_up and not await isolate.warm_up():
-            logger.warning("using an isolate without warm-up")
-            isolate.close()
+        if isinstance(connected, JSArray):
+            isolate._no_arguments = connected
+            return isolate
+        isolate.close()
+        if warm_up and isinstance(connected, str):
+            logger.warning("the runtime failed its warm-up run: %.300s; using an isolate without warm-up", connected)
             return await cls.prepare(limits, warm_up=False)
-        return isolate
+        raise ProtocolError("the runtime refused the connection")
 
     def _on_delivery(self, arguments: Any) -> None:
         # Runs on the event loop. The runtime calls the notification once, with the outcome text.
@@ -187,10 +164,11 @@ class Isolate:
         """Run a trivial job in the runtime (its ``warmUp``), so that its own code is compiled before the real job.
 
         V8 compiles functions on their first call; without this, the job's first call would pay about a
-        millisecond for the runtime's code. The runtime resets itself at the start of every run.
+        millisecond for the runtime's code. The runtime resets itself at the start of every run. :meth:`prepare`
+        warms up inside its connecting call; this is for an isolate prepared without.
         """
         try:
-            failure = await asyncio.wait_for(self.call_bare("warmUp"), PREPARE_TIMEOUT_S)
+            failure = await asyncio.wait_for(self.request("warmUp"), PREPARE_TIMEOUT_S)
         except (MiniRacerBaseException, TimeoutError) as exc:
             failure = f"{type(exc).__name__}: {exc}"
         if failure == "":
@@ -208,37 +186,28 @@ class Isolate:
         return self.racer.was_hard_memory_limit_reached()
 
     async def start(self, code: str, input_json: str, options: str, files: str = "", *, host: bool = False) -> Any:
-        """Call the runtime's ``run``: the outcome JSON text, or ``""`` when it is delivered later.
+        """Start a run: the outcome JSON text, or ``""`` when it is delivered later.
 
         With ``host``, the run gets the notification its host calls go through (to :attr:`on_host_call`).
         """
-        assert self._api is not None, "isolate used after close"
+        assert self._entry is not None, "isolate used after close"
         self._delivered = asyncio.get_running_loop().create_future()
         self.runs += 1
-        if self.runs > 1:
-            # A session's later job: the code of earlier jobs has run here, so nothing is passed through argument
-            # lists or globals it could have changed; the job travels as one string, the call's `this`.
-            job = json.dumps({"code": code, "input": input_json, "options": options, "files": files})
-            return await self.call_with_this("runNext", job)
-        if files or host:
-            # Data-folder files can be megabytes: as call arguments they cross without being escaped into
-            # source text and parsed again (the hops cost microseconds against that). No model-written code
-            # has run in this isolate yet, so building the argument list, and reading the runtime's functions,
-            # is still safe; both wait for an idle isolate.
-            assert self._runtime is not None
-            run = self._runtime.get("run")
+        if self.runs == 1 and (files or host):
+            # Data-folder files can be megabytes: as call arguments they cross without being escaped into JSON text
+            # and parsed again. No model-written code has run in this isolate yet, so building the argument list and
+            # reading the runtime's `run` are still safe; both wait for an idle isolate.
+            run = self._entry.get("run")
             if not isinstance(run, JSFunction):
-                raise ProtocolError("the runtime object lacks the function run")
+                raise ProtocolError("the runtime lacks the function run")
             if not host:
                 return await run.cancelable()(code, input_json, options, files)
-            settle = self._runtime.get("settleHostCall")
-            if not isinstance(settle, JSFunction):
-                raise ProtocolError("the runtime object lacks the function settleHostCall")
-            self._api["settleHostCall"] = settle
             notify = self._channel.enter_context(engine.notification(self.racer, self._on_host_call))
             return await run.cancelable()(code, input_json, options, files, notify)
-        job = json.dumps({"code": code, "input": input_json, "options": options})
-        return await self.racer.eval_cancelable(f"{self._entry}({job})")
+        # A later job of a session's isolate, too: the code of earlier jobs has run there, and the job travels as
+        # one string, the call's `this`. The host notification, if any, is the one the session's first job brought.
+        job = json.dumps({"code": code, "input": input_json, "options": options, "files": files})
+        return await self.request("job", job)
 
     async def settle(self, deadline: float) -> str:
         """Wait until ``deadline`` (event-loop time) for the outcome the runtime delivers.
@@ -267,7 +236,7 @@ class Isolate:
         name = "abortMemory" if kind == "memory" else "abort"
         for _ in range(ABORT_ATTEMPTS):
             try:
-                text = await asyncio.wait_for(self.call_bare(name), ABORT_TIMEOUT_S)
+                text = await asyncio.wait_for(self.request(name), ABORT_TIMEOUT_S)
             except (MiniRacerBaseException, TimeoutError):
                 continue
             return parse_outcome(text, output_cap)
@@ -289,16 +258,10 @@ class Isolate:
     def close(self) -> None:
         """Dispose of the isolate; may hang if code still runs in it (the pool's watchdog covers that)."""
         # Handles first: they belong to the isolate and must not outlive it.
-        self._runtime = None
-        self._api = None
+        self._entry = None
         self._no_arguments = None
         self._channel.close()
         self.racer.close()
-
-
-_RUNTIME_FUNCTIONS = ("connect", "warmUp", "abort", "abortMemory", "runNext", "takeDisplays")
-"""The runtime's functions the worker fetches up front (each read is a thread hop); ``run`` is read only for a job
-with data-folder files, before its code runs."""
 
 
 def parse_outcome(text: Any, output_cap: int) -> dict[str, Any] | None:

@@ -185,7 +185,7 @@ MAX_DISPLAYS_CHARS = 12 * 1024 * 1024
 async def _displays(isolate: Isolate) -> str:
     """The images the run's ``display()`` calls collected, as JSON text; '[]' when unreadable or too large."""
     try:
-        text = await isolate.call_bare("takeDisplays")
+        text = await isolate.request("takeDisplays")
     except Exception:
         logger.exception("the images of a run could not be read")
         return "[]"
