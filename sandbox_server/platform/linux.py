@@ -17,13 +17,23 @@ logger = logging.getLogger(__name__)
 _PR_SET_PDEATHSIG = 1
 
 
+_status: tuple[int, int] | None = None
+"""This process's id and a descriptor of its ``/proc/PID/status``, kept open: read again from the start, the file is
+made anew, for about a fifth of the time an open, a read and a close take."""
+
+
 def data_size() -> int:
     """The process's data size in bytes (``VmData``: private writable memory, touched or not)."""
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmData:"):
-                return int(line.split()[1]) * 1024
-    raise OSError("VmData not found in /proc/self/status")
+    global _status
+    pid = os.getpid()
+    if _status is None or _status[0] != pid:
+        _status = (pid, os.open(f"/proc/{pid}/status", os.O_RDONLY | os.O_CLOEXEC))
+    text = os.pread(_status[1], 8192, 0)
+    start = text.find(b"\nVmData:")
+    if start == -1:
+        raise OSError("VmData not found in /proc/self/status")
+    end = text.index(b"\n", start + 1)
+    return int(text[start + 8 : end].split()[0]) * 1024
 
 
 def limit_data_size(limit: int) -> int | None:

@@ -85,11 +85,11 @@ async def _run_job(
     input_json: str,
     options: str,
     deadline: float,
-    timeout_s: float,
     files: str = "",
     host: bool = False,
 ) -> Any:
-    value = await asyncio.wait_for(isolate.start(code, input_json, options, files, host=host), timeout_s)
+    async with asyncio.timeout_at(deadline):
+        value = await isolate.start(code, input_json, options, files, host=host)
     if value == "":
         value = await isolate.settle(deadline)
     return value
@@ -144,7 +144,7 @@ async def execute(
     try:
         files = request.get("files", "")
         deadline = started + timeout_ms / 1000
-        job = _run_job(isolate, code, input_json, options, deadline, timeout_ms / 1000, files, bridge is not None)
+        job = _run_job(isolate, code, input_json, options, deadline, files, bridge is not None)
         value = await guarded(isolate, job, bounds, on_pressure)
     except Exception as exc:
         kind = error_kind(exc, memory_limit_reached=isolate.memory_limit_reached())
