@@ -52,7 +52,7 @@ function writeLine(stream, text) {
   }
 }
 
-// group: eager
+// group: outcome
 function flushReadyLines() {
   const lines = deferred.lines;
   while (deferred.head < lines.length && lines[deferred.head].ready) {
@@ -68,7 +68,7 @@ function flushReadyLines() {
 }
 
 // Writes every waiting line as it stands (the run is ending); called before the outcome is built.
-// group: eager
+// group: outcome
 function flushDeferredOutput() {
   const lines = deferred.lines;
   for (let i = deferred.head; i < lines.length; i++) {

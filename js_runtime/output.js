@@ -37,6 +37,7 @@ function newStream(limit) {
   };
 }
 
+// group: outcome
 function streamWrite(stream, text) {
   const length = text.length;
   if (length === 0) return;
@@ -58,6 +59,7 @@ function streamWrite(stream, text) {
   streamAppendTail(stream, text, bytes);
 }
 
+// group: outcome
 function streamAppendTail(stream, text, bytes) {
   const limit = stream.limit;
   if (bytes > limit) {
@@ -78,6 +80,7 @@ function streamAppendTail(stream, text, bytes) {
   }
 }
 
+// group: outcome
 function omissionMarker(bytes) {
   return '\n... [' + bytes + ' bytes omitted] ...\n';
 }
@@ -85,6 +88,7 @@ function omissionMarker(bytes) {
 // Bytes the stream would take if shown in full (its marker included when it has a gap).
 // Sizes are measured again from the kept strings, so a stream left half-updated by a
 // terminated write still gives a consistent answer.
+// group: outcome
 function streamDemand(stream) {
   stream.headBytes = utf8Length(stream.head);
   stream.tailBytes = utf8Length(stream.tail);
@@ -95,6 +99,7 @@ function streamDemand(stream) {
 
 // Shares `total` bytes among demands: small demands are met in full, the largest ones
 // get equal shares of what is left.
+// group: outcome
 function shareBudget(demands, total) {
   const count = demands.length;
   const shares = list();
@@ -127,6 +132,7 @@ function shareBudget(demands, total) {
 // Final text of a stream within `budget` bytes, and the bytes it leaves out.
 let fitOmitted = 0;
 
+// group: outcome
 function streamFit(stream, budget) {
   const demand = streamDemand(stream);
   const total = stream.headBytes + stream.gap + stream.tailBytes;

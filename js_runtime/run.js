@@ -572,6 +572,7 @@ function abortMemory() {
 
 // The rendered result goes through a stream like the console output, sharing its budget.
 // Returns whether the rendering left something out (items, depth, the end of a string).
+// group: outcome
 function renderResult(stream, value) {
   if (typeof value === 'string' && value.length > MAX_STRING_LENGTH) {
     // As Node's REPL echoes it: quoted, cut at maxStringLength with '... N more characters'.
@@ -599,6 +600,7 @@ const ERROR_TEXT_FIELDS = ['name', 'message', 'stack'];
 
 // The error object's JSON; its text fields are the fitted texts from `first` on (null where the
 // field was not a string).
+// group: outcome
 function errorJson(error, texts, first) {
   if (error === null) return 'null';
   const fields = ERROR_TEXT_FIELDS;
@@ -614,7 +616,11 @@ function errorJson(error, texts, first) {
 // output cap: each is a stream, and the budget is shared among them.
 function buildOutcome() {
   const plain = primitiveOutcome();
-  if (plain !== undefined) return plain;
+  return plain !== undefined ? plain : generalOutcome();
+}
+
+// group: outcome
+function generalOutcome() {
   flushDeferredOutput();
   const cap = runState.cap;
   let omitted = 0;

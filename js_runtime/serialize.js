@@ -18,12 +18,12 @@ const intrinsicPrototypes = [
   PromisePrototype, TypedArrayPrototype,
 ];
 
-// group: eager
+// group: outcome
 function newSerializer(limit) {
   return { __proto__: null, limit, parts: list(), bytes: 0, writing: true, nodes: 0, ancestors: list() };
 }
 
-// group: eager
+// group: outcome
 function emit(state, text, bytes) {
   state.bytes += bytes;
   if (!state.writing) return;
@@ -35,7 +35,7 @@ function emit(state, text, bytes) {
   ArrayPrototypePush(state.parts, text);
 }
 
-// group: eager
+// group: outcome
 function emitAscii(state, text) {
   emit(state, text, text.length);
 }
@@ -57,7 +57,7 @@ function functionLabel(fn) {
 }
 
 // Serializes `value`; returns {text, bytes}: text is null when it exceeded the limit.
-// group: eager
+// group: outcome
 function serialize(value, limit) {
   const state = newSerializer(limit);
   writeValue(state, value, 0, '');
@@ -86,7 +86,7 @@ function userToJSON(value, chain) {
   return undefined;
 }
 
-// group: eager
+// group: outcome
 function writeValue(state, value, depth, key) {
   state.nodes++;
   if (state.nodes > SERIALIZE_MAX_NODES) return;
@@ -345,7 +345,7 @@ function writeMap(state, map, depth) {
 }
 
 // The resultType of an outcome.
-// group: eager
+// group: outcome
 function resultTypeOf(value) {
   if (value === null) return 'null';
   const type = typeof value;

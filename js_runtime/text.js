@@ -35,7 +35,7 @@ function isLowSurrogate(code) {
 
 // UTF-8 size of text[from, to). A lone surrogate counts 3 bytes (it would be encoded as
 // U+FFFD).
-// group: eager
+// group: outcome
 function utf8Length(text, from, to) {
   if (from === undefined) from = 0;
   if (to === undefined) to = text.length;
@@ -293,7 +293,7 @@ function formatNumber(number) {
 // inspect()'s text for a number, bigint, boolean, undefined or null, and undefined for any
 // other value: calls that show only such values (and strings) never need the rendering code,
 // which is compiled on first use (deferred.js).
-// group: eager
+// group: outcome
 function plainPrimitiveText(value) {
   switch (typeof value) {
     case 'number':

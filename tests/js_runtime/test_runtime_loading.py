@@ -115,6 +115,36 @@ def loaded(isolate: Isolate) -> set[str]:
     return set(text.split(",")) - {""}
 
 
+@pytest.mark.parametrize("code", ["1+1", "2n ** 70n", "let x = 1", "null", "0.1 * 3"])
+def test_the_warm_up_and_a_job_with_a_primitive_result_compile_no_deferred_group(isolate: Isolate, code: str) -> None:
+    # What every isolate runs (the warm-up, then a job that ends with a number and writes nothing) finds all it
+    # calls in the script: a function of it in a group would make each fresh isolate compile that group.
+    assert isolate.api["warmUp"]() == ""
+    outcome = json.loads(isolate.api["run"](code, "", "{}"))
+    assert outcome["ok"] is True, outcome
+    assert loaded(isolate) == set()
+
+
+@pytest.mark.parametrize(
+    ("code", "groups"),
+    [
+        ("'text'", {"outcome", "text"}),
+        ("console.log('hi'); 1", {"console", "outcome"}),
+        ("({ a: 1 })", {"outcome", "render", "text"}),
+        ("throw new Error('no')", {"errors", "outcome"}),
+        ("await 1", {"async"}),
+        ("structuredClone(1)", {"clone"}),
+    ],
+)
+def test_a_job_compiles_the_groups_of_what_it_does(isolate: Isolate, code: str, groups: set[str]) -> None:
+    assert isolate.api["warmUp"]() == ""
+    outcome = isolate.api["run"](code, "", "{}")
+    if outcome == "":
+        outcome = isolate.delivered.get(timeout=10)[0]
+    assert json.loads(outcome)["ok"] is ("throw" not in code)
+    assert loaded(isolate) == groups
+
+
 CALLS_THAT_RENDER_NO_OBJECT = [
     "1+1",
     "'text'",
