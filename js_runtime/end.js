@@ -46,6 +46,7 @@ function workerRequest() {
     case 'abortMemory': return abortMemory();
     case 'warmUp': return warmUp();
     case 'deferredLoaded': return deferredLoaded();
+    case 'compileGroups': return compileCommonGroups();
     case 'connect': return connect(arguments[0], arguments[1], arguments[2]);
     default: return false;
   }

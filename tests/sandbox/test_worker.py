@@ -128,3 +128,47 @@ def test_an_isolate_whose_warm_up_fails_gives_way_to_one_without_warm_up_that_ru
     outcome = asyncio.run(scenario())
     assert outcome["ok"] is True and outcome["resultText"] == "42"
     assert "forced for the test" in caplog.text
+
+
+class _LateRequests:
+    """A request that arrives 20 ms after the worker starts waiting for it (twenty times its idle threshold here)."""
+
+    def __init__(self) -> None:
+        self.arrival: float | None = None
+
+    async def next_run(self) -> dict[str, object]:
+        loop = asyncio.get_running_loop()
+        if self.arrival is None:
+            self.arrival = loop.time() + 0.02
+        await asyncio.sleep(max(0.0, self.arrival - loop.time()))
+        return {"op": "run", "id": 1}
+
+
+@pytest.mark.parametrize("fresh", [True, False])
+def test_a_worker_left_waiting_compiles_the_common_groups_of_a_fresh_isolate_only(
+    monkeypatch: pytest.MonkeyPatch, fresh: bool
+) -> None:
+    from sandbox_server.sandbox.worker import isolate as isolate_module
+    from sandbox_server.sandbox.worker import job, serve
+
+    monkeypatch.setattr(serve, "IDLE_BEFORE_COMPILING_S", 0.001)
+
+    async def scenario() -> tuple[object, object, object, dict[str, object]]:
+        limits = SandboxLimits()
+        isolate = await isolate_module.Isolate.prepare(limits)
+        try:
+            before = await isolate.request("deferredLoaded")
+            requests = _LateRequests()
+            message = await serve._next_run(requests, isolate, compile_when_idle=fresh)  # type: ignore[arg-type]
+            after = await isolate.request("deferredLoaded")
+            request = {"id": 1, "code": "({ a: [1, 2] })", "input": "", "timeoutMs": 5000}
+            return message, before, after, dict(await job.execute(isolate, request, limits))
+        finally:
+            isolate.close()
+
+    message, before, after, outcome = asyncio.run(scenario())
+    assert message == {"op": "run", "id": 1}
+    assert before == ""
+    expected = {"outcome", "text", "render", "console", "errors", "async"} if fresh else set()
+    assert isinstance(after, str) and set(after.split(",")) - {""} == expected
+    assert outcome["ok"] is True and outcome["resultText"] == "{ a: [ 1, 2 ] }"

@@ -176,6 +176,14 @@ class Isolate:
         logger.warning("the runtime failed its warm-up run: %.300s", failure)
         return False
 
+    async def compile_common_groups(self) -> None:
+        """Compile the runtime's groups most jobs use beyond a number's outcome (see ``deferred.js``), for a worker
+        with nothing else to do; a failure is logged and changes nothing else (each group compiles on use anyway)."""
+        try:
+            await asyncio.wait_for(self.request("compileGroups"), PREPARE_TIMEOUT_S)
+        except (MiniRacerBaseException, TimeoutError) as exc:
+            logger.warning("the runtime's common groups did not compile: %s: %.300s", type(exc).__name__, exc)
+
     def heap(self) -> dict[str, int]:
         """The heap's used and total bytes; only while the isolate is idle (mini-racer's reading waits for it)."""
         stats = self.racer.heap_stats()

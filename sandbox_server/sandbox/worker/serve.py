@@ -47,6 +47,11 @@ about the memory of a fresh worker. Ordinary jobs level off about 34 MiB above t
 pools and V8's own caches filled by the first large jobs), well below this."""
 MAX_JOBS_PER_WORKER = 2000
 """Jobs a worker runs before it retires, whatever its data size says."""
+IDLE_BEFORE_COMPILING_S = 0.025
+"""How long a worker with a fresh isolate waits for a job before it compiles the runtime's common groups.
+
+Calls that follow each other closely (a burst, or a client looping) keep every worker busy longer than this, and
+the groups then compile only when a job needs them; at a model's pace, the worker has done it before the call."""
 
 
 class Channel:
@@ -178,7 +183,7 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
     jobs = 0
     runs = 0  # runs of the current isolate, for a session's worker
     try:
-        while (message := await incoming.next_run()) is not None:
+        while (message := await _next_run(incoming, isolate, compile_when_idle=runs == 0)) is not None:
             request = _read_request(message)
             job_id = request["id"]
             warn = functools.partial(channel.send, {"op": "pressure", "id": job_id})
@@ -222,6 +227,18 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
             channel.send(ready)
     finally:
         isolate.close()
+
+
+async def _next_run(incoming: Incoming, isolate: Isolate, *, compile_when_idle: bool) -> dict[str, Any] | None:
+    """The next request; a fresh isolate that waits for it :data:`IDLE_BEFORE_COMPILING_S` compiles its common
+    groups meanwhile."""
+    if compile_when_idle:
+        try:
+            async with asyncio.timeout(IDLE_BEFORE_COMPILING_S):
+                return await incoming.next_run()
+        except TimeoutError:
+            await isolate.compile_common_groups()
+    return await incoming.next_run()
 
 
 def _ends_state(outcome: Any) -> bool:
