@@ -300,3 +300,37 @@ async def test_the_last_expression_is_the_result_whatever_comes_before_it(
     call = await sandbox.run(code)
     assert call.is_error is False, call.text[:300]
     assert call.structured["result"] == expected
+
+
+# Each group of the runtime compiled on first use (js_runtime/deferral.py), reached after the code has replaced or
+# deleted what its functions would use if they read the global object.
+_GROUP_TRIGGERS = {
+    "text": "'a\\nb' + later.name",
+    "console": "console.log('x', 1, -0); console.error('e'); console.count(); 2",
+    "outcome": "console.log('kept'); 3",
+    "render": "({ list: [1, 2, 3], map: new keep.Map([[1, { b: [2] }]]) })",
+    "table": "console.table([{ a: 1 }, { a: 'two' }]); 4",
+    "errors": "null.x",
+    "async": "await keep.Promise.resolve(5)",
+    "timers": "await new keep.Promise((resolve) => later(() => resolve(6), 1))",
+    "clone": "clone({ d: new keep.Map([[1, 2]]) })",
+    "iterators": "const m = new keep.Map([[1, 2]]); const it = m.values(); console.log(it); it.next().value",
+}
+_KEEP_BEFORE = "const later = setTimeout; const clone = structuredClone;\n"
+
+
+@pytest.mark.parametrize("group", sorted(_GROUP_TRIGGERS))
+async def test_each_runtime_group_compiled_after_the_code_ran_sees_none_of_its_changes(
+    sandbox: Sandbox, group: str
+) -> None:
+    trigger = _GROUP_TRIGGERS[group]
+    clean = await sandbox.run(_KEEP_BEFORE + "const keep = { Map, Promise, calls: [] };\n" + trigger)
+    tampered = await sandbox.run(_KEEP_BEFORE + _BEFORE_THE_FIRST_RENDERING + trigger)
+    assert clean.kind == tampered.kind, tampered.text[:400]
+    fields = ("ok", "stdout", "stderr", "resultText", "result", "resultType")
+    assert {key: tampered.structured.get(key) for key in fields} == {key: clean.structured.get(key) for key in fields}
+    if clean.structured.get("error"):
+        error, expected = tampered.structured["error"], clean.structured["error"]
+        assert (error["name"], error["message"]) == (expected["name"], expected["message"])
+    assert "forged" not in tampered.text
+    await sandbox.assert_still_serving()
