@@ -222,14 +222,18 @@ def _racer_for_next_prepare(racer: MiniRacer) -> Iterator[None]:
         worker_engine.new_racer = original
 
 
-def worker_cycle_cost(iterations: int, tick: Tick, code: str = "1+1", result_text: str = "2") -> Cost:
+def worker_cycle_cost(
+    iterations: int, tick: Tick, code: str = "1+1", result_text: str = "2", *, idle_compile: bool = False
+) -> Cost:
     """What one job costs a worker, stage by stage, through the worker's own code in this process.
 
     Stages: ``create`` (``worker_engine.new_racer``, mini-racer's context without its setTimeout shim), ``runtime``
     (the rest of ``Isolate.prepare``: memory limit, the runtime's evaluation, its functions, the notification),
     ``warm_up`` (``Isolate.warm_up``), ``call`` (``worker_job.execute`` on a request for ``code``: the source
     analysis, the job's one evaluation, the outcome's check; its result must render as ``result_text``) and
-    ``close`` (``Isolate.close``). As in a worker, one idle isolate stays alive throughout
+    ``close`` (``Isolate.close``). With ``idle_compile``, the ``warm_up`` stage also compiles the runtime's common
+    groups, as a worker does while it waits for a job (``Isolate.compile_common_groups``). As in a worker, one idle
+    isolate stays alive throughout
     (``worker_engine.keep_an_isolate``); it is closed at the end, so that later measurements in this process see no
     other isolate.
     """
@@ -249,10 +253,12 @@ def worker_cycle_cost(iterations: int, tick: Tick, code: str = "1+1", result_tex
                 if isolate.racer is not racer:
                     isolate.close()
                     racer.close()
-                    raise CycleError("_Isolate.prepare no longer creates its isolate through worker_engine.new_racer")
+                    raise CycleError("Isolate.prepare no longer creates its isolate through worker_engine.new_racer")
                 cost.mark("runtime")
                 if not await isolate.warm_up():
                     raise CycleError("the runtime failed its warm-up run")
+                if idle_compile:
+                    await isolate.compile_common_groups()
                 cost.mark("warm_up")
                 outcome = await worker_job.execute(isolate, request, limits)
                 cost.mark("call")

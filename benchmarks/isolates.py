@@ -18,7 +18,7 @@ def measure(plan: Plan, progress: Progress) -> Section:
         ("raw_async", "raw: new isolate + `1+1` + close (asyncio)", engine.new_isolate_async),
         (
             "runtime",
-            "server path: the worker's `_Isolate.prepare` without warm-up + close",
+            "server path: the worker's `Isolate.prepare` without warm-up + close",
             engine.runtime_isolate_async,
         ),
         (

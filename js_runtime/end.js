@@ -47,7 +47,7 @@ function workerRequest() {
     case 'warmUp': return warmUp();
     case 'deferredLoaded': return deferredLoaded();
     case 'compileGroups': return compileCommonGroups();
-    case 'connect': return connect(arguments[0], arguments[1], arguments[2]);
+    case 'connect': return connect(arguments[0], body);
     default: return false;
   }
 }

@@ -1,6 +1,6 @@
-// The entry points the worker calls. connect(deliver, deferred, warm) hands over, once and
-// before any model-written code, the worker's notification function and the source of the
-// deferred groups (deferred.js), and runs the warm-up. Later calls go through workerRequest
+// The entry points the worker calls. connect(deliver, setup) hands over, once and before any
+// model-written code, the worker's notification function and the source of the deferred
+// groups (deferred.js), and runs the warm-up. Later calls go through workerRequest
 // (end.js), whose `this` says what to do. run(code, inputJson, optionsJson, filesPayload) evaluates the
 // model's code (as a script whose completion value is the result, like a REPL, or as the body
 // of an async function when it uses top-level await or return) and returns the outcome as JSON text, or ''
@@ -375,12 +375,14 @@ let deliver;
 // changed). connect() returns it. Only the worker holds it.
 const workerArguments = [];
 
+// `setup` is 'warm' or 'cold' (whether to run the warm-up), a line break and the deferred source.
 // Returns the argument list once connected, the warm-up's failure if it failed, or false.
-function connect(callback, deferred, warm) {
-  if (deliver !== undefined || typeof callback !== 'function') return false;
+function connect(callback, setup) {
+  if (deliver !== undefined || typeof callback !== 'function' || typeof setup !== 'string') return false;
   deliver = callback;
-  if (typeof deferred === 'string') deferredSource = deferred;
-  if (warm === true) {
+  const newline = StringPrototypeIndexOf(setup, '\n');
+  deferredSource = StringPrototypeSlice(setup, newline + 1);
+  if (StringPrototypeSlice(setup, 0, newline) === 'warm') {
     const failure = warmUp();
     if (failure !== '') return failure;
   }

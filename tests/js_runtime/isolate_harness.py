@@ -36,7 +36,7 @@ class Isolate:
         self._notification = context._register_js_notification(
             lambda handle: self.delivered.put(context._value_handle_to_python(handle))
         )
-        self.api["connect"](self._notification.__enter__(), deferred_source())
+        self.api["connect"](self._notification.__enter__(), "cold\n" + deferred_source())
 
     def run_raw(self, code: str, input_json: str = "", output_cap: int = DEFAULT_CAP, *, node: bool = False) -> Any:
         """The value run() returns: the outcome text, or '' when it is delivered later.

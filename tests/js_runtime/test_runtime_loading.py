@@ -60,10 +60,10 @@ def test_connect_hands_back_the_empty_argument_list_of_every_later_call_and_only
         context = mr._ctx
         assert context is not None
         with context._register_js_notification(lambda handle: None) as notify:
-            arguments = entry(notify, js_runtime.deferred_source(), True, this="connect")
+            arguments = entry(notify, this="connect\nwarm\n" + js_runtime.deferred_source())
             assert isinstance(arguments, JSArray)
             assert len(arguments) == 0
-            assert entry(notify, "", False, this="connect") is False
+            assert entry(notify, this="connect\ncold\n") is False
     finally:
         mr.close()
 

@@ -128,10 +128,11 @@ class Isolate:
                 raise ProtocolError(f"the runtime evaluated to {type(entry).__name__}, not a function")
             isolate = cls(racer, entry, channel)
             # No model-written code has run yet, so mini-racer's own call (a new list, a push per argument) is safe.
-            # The deferred source goes as a string mini-racer makes, which V8 parses only when the runtime needs a
-            # group of it; the warm-up runs inside the same call.
+            # The deferred source goes in the request, a string mini-racer makes, which V8 parses only when the
+            # runtime needs a group of it; the warm-up runs inside the same call.
             notify = channel.enter_context(engine.notification(racer, isolate._on_delivery))
-            connect = entry.cancelable()(notify, js_runtime.deferred_source(), warm_up, this="connect")  # type: ignore[arg-type]
+            setup = f"connect\n{'warm' if warm_up else 'cold'}\n{js_runtime.deferred_source()}"
+            connect = entry.cancelable()(notify, this=setup)  # type: ignore[arg-type]
             connected = await asyncio.wait_for(connect, PREPARE_TIMEOUT_S)
         except BaseException:
             channel.close()
