@@ -386,11 +386,17 @@ class ToolListListeners:
 _LEVELS: list[types.LoggingLevel] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
 
+_NOT_FLOATS = frozenset({str, int, bool, type(None)})
+
+
 def _non_json_numbers(value: Any) -> list[str]:
     """Problems for NaN and infinite numbers anywhere in ``value``: a lenient JSON parser lets them through.
 
     The encoder finds out whether there is one at C speed; only then is ``value`` walked, in Python, to name where.
+    Arguments whose values are all strings, integers, booleans or null hold none and are not encoded.
     """
+    if type(value) is dict and all(type(item) in _NOT_FLOATS for item in value.values()):
+        return []
     try:
         json.dumps(value, allow_nan=False)
     except ValueError:

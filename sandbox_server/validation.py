@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -79,6 +81,44 @@ def _expected(schema: Any) -> str:
     return text + (f" ({', '.join(details)})" if details else "")
 
 
+Check = Callable[[Any], bool]
+"""Whether a value is valid against one property's schema, for the properties :func:`_quick_check` can judge."""
+
+_ANNOTATIONS = frozenset({"description", "default", "title", "examples", "$comment"})
+_QUICK_OBJECT_KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties"}) | _ANNOTATIONS
+_QUICK_KEYWORDS: dict[str, frozenset[str]] = {
+    "string": frozenset({"type", "minLength", "maxLength", "pattern"}) | _ANNOTATIONS,
+    "integer": frozenset({"type", "minimum", "maximum"}) | _ANNOTATIONS,
+    "boolean": frozenset({"type"}) | _ANNOTATIONS,
+}
+
+
+def _quick_check(schema: Any) -> Check | None:
+    """A check that says exactly what the schema says of a value, for a schema of one plain type (a string with
+    lengths and a pattern, an integer with bounds, a boolean) or of annotations only; None for any other."""
+    if not isinstance(schema, Mapping):
+        return None
+    kind = schema.get("type")
+    if kind is None:
+        return (lambda value: True) if set(schema) <= _ANNOTATIONS else None
+    if not isinstance(kind, str) or not set(schema) <= _QUICK_KEYWORDS.get(kind, frozenset()):
+        return None
+    bounds = [schema.get(name) for name in ("minLength", "maxLength", "minimum", "maximum")]
+    if not all(bound is None or (isinstance(bound, int | float) and not isinstance(bound, bool)) for bound in bounds):
+        return None
+    if kind == "boolean":
+        return lambda value: type(value) is bool
+    if kind == "integer":
+        low, high = schema.get("minimum", -math.inf), schema.get("maximum", math.inf)
+        return lambda value: type(value) is int and low <= value <= high
+    shortest, longest = schema.get("minLength", 0), schema.get("maxLength", math.inf)
+    pattern = schema.get("pattern")
+    search = None if pattern is None else re.compile(pattern).search
+    return lambda value: (
+        type(value) is str and shortest <= len(value) <= longest and (search is None or search(value) is not None)
+    )
+
+
 class ArgumentValidator:
     """Validates tool arguments and explains every problem found."""
 
@@ -88,14 +128,49 @@ class ArgumentValidator:
         self._validator = Draft202012Validator(schema)
         properties = schema.get("properties", {})
         self._accepted = list(properties) if isinstance(properties, Mapping) else []
+        self._quick = self._quick_checks(schema)
 
     def problems(self, arguments: Any) -> list[str]:
         """Every way ``arguments`` fails the schema, one sentence each; empty when valid.
+
+        Arguments of plain values that the checks of :func:`_quick_check` find valid are valid without a walk of
+        the schema; anything else is judged, and explained, by the schema.
 
         An array argument longer than its schema's ``maxItems`` is refused by its length before its items are
         walked, and only its first ``maxItems`` items are checked one by one: the items of a list of a few hundred
         thousand names would otherwise take seconds to check, on the event loop, only to be refused anyway.
         """
+        if self._valid_at_a_glance(arguments):
+            return []
+        return self._schema_problems(arguments)
+
+    def _quick_checks(self, schema: Mapping[str, Any]) -> dict[str, Check | None] | None:
+        """Each property's quick check (None where it has none), when the schema is an object of such properties
+        with no properties besides them; None when it is not."""
+        properties, required = schema.get("properties", {}), schema.get("required", [])
+        if (
+            not set(schema) <= _QUICK_OBJECT_KEYWORDS
+            or schema.get("type") != "object"
+            or schema.get("additionalProperties") is not False
+            or not isinstance(properties, Mapping)
+            or not isinstance(required, list)
+            or not set(required) <= set(properties)
+        ):
+            return None
+        return {name: _quick_check(subschema) for name, subschema in properties.items()}
+
+    def _valid_at_a_glance(self, arguments: Any) -> bool:
+        """Whether ``arguments`` are valid by the quick checks alone (False is no verdict: the schema judges)."""
+        checks = self._quick
+        if checks is None or type(arguments) is not dict:
+            return False
+        for name, value in arguments.items():
+            check = checks.get(name)
+            if check is None or not check(value):
+                return False
+        return all(name in arguments for name in self._schema.get("required", ()))
+
+    def _schema_problems(self, arguments: Any) -> list[str]:
         arguments, oversized = self._within_sizes(arguments)
         errors: Iterable[ValidationError] = self._validator.iter_errors(arguments)
         messages = oversized + [self._explain(error, arguments) for error in errors]

@@ -3,9 +3,11 @@
 A job goes to an idle worker that has announced ``ready`` (a fresh isolate waits in it), or waits in the queue.
 The pool owns the deadline: ``timeout_ms + GRACE_MS`` after dispatch it SIGKILLs the worker and answers
 ``timeout``; the worker's own, shorter timeout normally answers first with the output captured so far. Each
-worker has a supervisor task that reads its messages, keeps its stderr, and, when the process ends or
-misbehaves (no ``ready`` soon after an outcome: disposing of the isolate or preparing the next one hangs),
-reaps it, tells its job how it died, and starts a replacement in the background. The pool never imports the engine.
+worker has a supervisor task that follows its messages (each is handled as it arrives, in the pipe's callback, and
+wakes the job's task only with its outcome), keeps its stderr, and, when the process ends or misbehaves (no
+``ready`` soon after an outcome: disposing of the isolate or preparing the next one hangs), reaps it, tells its job
+how it died, and starts a replacement in the background. A job has one timer at a time: its wait in the queue, then
+its deadline. The pool never imports the engine.
 
 The background tasks live in a task group owned by a host task of their own, so that ``start()`` and
 ``aclose()`` can be called from anywhere without tying a caller's task to the pool's lifetime. The pool
@@ -54,8 +56,6 @@ STARTUP_TIMEOUT_S = 30.0
 """How long a new worker process may take to announce its first ``ready``."""
 MAX_RESPAWN_DELAY_S = 5.0
 """Upper bound of the back-off between attempts when workers keep dying before they become ready."""
-
-_STREAM_ENDED = (anyio.IncompleteRead, anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError)
 
 
 class WorkerPool:
@@ -187,9 +187,8 @@ class WorkerPool:
             ahead = len(self._queue)
             self._queue.append(pending)
             try:
-                with anyio.move_on_after(self._max_queue_wait_s):
-                    await pending.assigned.wait()
-                if pending.slot is None and not pending.closed:
+                await pending.wait(self._deadline(self._max_queue_wait_s))
+                if not pending.assigned:
                     self._queue.remove(pending)
                     return failure_outcome(busy_error(self._max_queue_wait_s, ahead), 0.0)
             except BaseException:
@@ -243,10 +242,9 @@ class WorkerPool:
             return
         if self._queue:
             pending = self._queue.popleft()
-            pending.slot = slot
             slot.state = "busy"
             slot.job = pending
-            pending.assigned.set()
+            pending.assign(slot)
             return
         slot.state = "idle"
         self._idle.append(slot)
@@ -254,16 +252,17 @@ class WorkerPool:
     async def _dispatch(self, slot: Slot, pending: Pending) -> Outcome:
         job = pending.job
         pending.dispatched_at = time.perf_counter()
+        deadline = self._deadline((job.timeout_ms + GRACE_MS) / 1000)
         if slot.state != "gone":
             slot.state = "busy"
             slot.job = pending
         try:
-            with anyio.move_on_after((job.timeout_ms + GRACE_MS) / 1000):
-                if not pending.done.is_set():
-                    # If the worker has just died, its supervisor reports how.
-                    with contextlib.suppress(*_STREAM_ENDED):
-                        await slot.worker.send(run_message(pending.id, job, len(self._queue)))
-                await pending.done.wait()
+            if not pending.done:
+                # If the worker has just died, its supervisor reports how.
+                with contextlib.suppress(anyio.BrokenResourceError):
+                    await slot.worker.send(run_message(pending.id, job, len(self._queue)))
+            if not pending.done:
+                await pending.wait(deadline)
         except BaseException:
             if pending.outcome is None:
                 self._abandon(slot, pending, "its job was cancelled")
@@ -275,6 +274,11 @@ class WorkerPool:
             return pending.outcome
         self._abandon(slot, pending, f"its job passed the deadline of {job.timeout_ms} + {GRACE_MS} ms")
         return failure_outcome(timeout_error(job.timeout_ms), self._elapsed_ms(pending))
+
+    @staticmethod
+    def _deadline(seconds: float) -> float:
+        """The moment ``seconds`` from now on the event loop's clock (``math.inf`` for ever)."""
+        return asyncio.get_running_loop().time() + seconds
 
     def _abandon(self, slot: Slot, pending: Pending, why: str) -> None:
         """Kill the worker running ``pending``; its supervisor replaces it."""
@@ -346,24 +350,7 @@ class WorkerPool:
 
     async def _follow(self, slot: Slot) -> None:
         """Handle ``slot``'s messages until its process ends or must be replaced."""
-        worker = slot.worker
-        while slot.state != "gone":
-            limit = {"starting": STARTUP_TIMEOUT_S, "recycling": READY_TIMEOUT_S}.get(slot.state, math.inf)
-            with anyio.move_on_after(limit) as scope:
-                try:
-                    message = await worker.receive()
-                except _STREAM_ENDED:
-                    return
-                except ProtocolError:
-                    logger.exception("worker %d broke the protocol", worker.pid)
-                    return
-            if scope.cancelled_caught:
-                logger.warning(
-                    "worker %d sent no ready within %s s of its last message; replacing it", worker.pid, limit
-                )
-                return
-            if not self._on_message(slot, message):
-                return
+        await slot.follow(self._on_message, {"starting": STARTUP_TIMEOUT_S, "recycling": READY_TIMEOUT_S})
 
     def _on_message(self, slot: Slot, message: dict[str, Any]) -> bool:
         """Act on one message; False when the worker must be replaced."""
@@ -422,7 +409,7 @@ class WorkerPool:
                 pending.host_calls.discard(scope)
         if scope.cancelled_caught or slot.job is not pending or slot.state != "busy":
             return
-        with contextlib.suppress(*_STREAM_ENDED):
+        with contextlib.suppress(anyio.BrokenResourceError):
             await slot.worker.send({"op": "hostResult", "id": pending.id, "call": call, **answer})
 
     async def _retire(self, slot: Slot) -> None:

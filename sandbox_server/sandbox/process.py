@@ -1,7 +1,13 @@
-"""One worker process as the pool sees it: start it, exchange frames, follow its stderr, kill it, tell how it died."""
+"""One worker process as the pool sees it: start it, exchange frames, follow its stderr, kill it, tell how it died.
+
+The frames travel on pipes of the pool's own, read and written by asyncio transports directly: a message is written
+in one go, all its frames together, and the frames that arrive are cut into messages in the transport's callback and
+handed to the pool there, with no task to wake in between.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import json
@@ -11,12 +17,11 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import anyio
 import anyio.abc
-from anyio.streams.buffered import BufferedByteReceiveStream
 
 from sandbox_server.errors import SandboxError
 from sandbox_server.sandbox.limits import SandboxLimits
@@ -34,6 +39,8 @@ __all__ = [
     "OOM_MARKERS",
     "STDERR_TAIL_LINES",
     "WORKER_MODULE",
+    "MessageHandler",
+    "StreamEndHandler",
     "WorkerProcess",
     "describe_death",
     "engine_versions",
@@ -98,6 +105,91 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
+MessageHandler = Callable[[dict[str, Any]], None]
+"""Takes one message from a worker, on the event loop, as it arrives."""
+StreamEndHandler = Callable[[Exception | None], None]
+"""Told that a worker's messages have ended: None at the end of the stream (a frame cut short included), the
+:class:`ProtocolError` of bytes that are not a frame, or the error that stopped the reading."""
+
+
+class _Requests(asyncio.BaseProtocol):
+    """The pool's end of a worker's stdin; ``closed`` is done once the transport has let go of the pipe."""
+
+    def __init__(self) -> None:
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+
+class _Answers(asyncio.Protocol):
+    """The pool's end of a worker's answers: the bytes cut into messages as they arrive.
+
+    Messages and the end wait here until :meth:`listen` names who takes them; after the end nothing is delivered.
+    A lone surrogate in a message's strings (JavaScript allows them) is delivered as U+FFFD.
+    """
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._waiting: collections.deque[dict[str, Any]] = collections.deque()
+        self._on_message: MessageHandler | None = None
+        self._on_end: StreamEndHandler | None = None
+        self._ended = False
+        self._end: Exception | None = None
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def listen(self, on_message: MessageHandler, on_end: StreamEndHandler) -> None:
+        self._on_message, self._on_end = on_message, on_end
+        while self._waiting:
+            on_message(self._waiting.popleft())
+        if self._ended:
+            on_end(self._end)
+
+    def data_received(self, data: bytes) -> None:
+        if self._ended:
+            return
+        buffer = self._buffer
+        buffer += data
+        start = 0
+        try:
+            while not self._ended and len(buffer) - start >= HEADER.size:
+                end = start + HEADER.size + frame_length(buffer[start : start + HEADER.size])
+                if len(buffer) < end:
+                    break
+                body = bytes(buffer[start + HEADER.size : end])
+                start = end
+                message = decode_frame(body)
+                self._deliver(well_formed(message) if may_hold_surrogates(body) else message)
+        except Exception as exc:  # a ProtocolError, or a fault the pool's handler let through
+            self._finish(exc)
+        finally:
+            del buffer[:start]
+
+    def eof_received(self) -> bool:
+        self._finish(None)
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._finish(exc)
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        if self._on_message is None:
+            self._waiting.append(message)
+        else:
+            self._on_message(message)
+
+    def _finish(self, error: Exception | None) -> None:
+        if self._ended:
+            return
+        self._ended, self._end = True, error
+        self._buffer.clear()
+        if self._on_end is not None:
+            self._on_end(error)
+
+
 class WorkerProcess:
     """A running worker process and its pipes.
 
@@ -106,23 +198,53 @@ class WorkerProcess:
         spawn_ms: How long starting the process took (until the pipes were open, not until ready).
     """
 
-    def __init__(self, process: anyio.abc.Process, spawn_ms: float) -> None:
+    def __init__(
+        self,
+        process: anyio.abc.Process,
+        requests: tuple[asyncio.WriteTransport, _Requests],
+        answers: tuple[asyncio.ReadTransport, _Answers],
+        spawn_ms: float,
+    ) -> None:
         self._process = process
         self.spawn_ms = spawn_ms
-        assert process.stdin is not None and process.stdout is not None
-        self._stdin = process.stdin
-        self._stdout = BufferedByteReceiveStream(process.stdout)
+        self._requests, self._requests_end = requests
+        self._answers, self._answers_end = answers
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._stderr_done = anyio.Event()
-        # A message may go as several frames (its long fields follow it): no other message may come between them.
-        self._sending = anyio.Lock()
 
     @classmethod
     async def spawn(cls, limits: SandboxLimits) -> WorkerProcess:
         """Start a worker process; it announces itself with a ``ready`` message once its first isolate is up."""
         started = time.perf_counter()
-        process = await anyio.open_process(worker_command(limits), env=_worker_env(), cwd="/", start_new_session=True)
-        return cls(process, (time.perf_counter() - started) * 1000)
+        loop = asyncio.get_running_loop()
+        stdin_read, stdin_write = os.pipe()
+        stdout_read, stdout_write = os.pipe()
+        files = [os.fdopen(stdin_write, "wb", 0), os.fdopen(stdout_read, "rb", 0)]
+        transports: list[asyncio.BaseTransport] = []
+        try:
+            requests = await loop.connect_write_pipe(_Requests, files[0])
+            transports.append(requests[0])
+            answers = await loop.connect_read_pipe(_Answers, files[1])
+            transports.append(answers[0])
+            process = await anyio.open_process(
+                worker_command(limits),
+                stdin=stdin_read,
+                stdout=stdout_write,
+                env=_worker_env(),
+                cwd="/",
+                start_new_session=True,
+            )
+        except BaseException:
+            for transport in transports:
+                transport.close()
+            for file in files[len(transports) :]:
+                file.close()
+            raise
+        finally:
+            # The worker's ends, which the process has its own copies of by now.
+            os.close(stdin_read)
+            os.close(stdout_write)
+        return cls(process, requests, answers, (time.perf_counter() - started) * 1000)
 
     @property
     def pid(self) -> int:
@@ -135,22 +257,21 @@ class WorkerProcess:
         return self._process.returncode
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Write one message to the worker's stdin."""
-        async with self._sending:
-            for piece in encode_frames(message):
-                await self._stdin.send(piece)
-
-    async def receive(self) -> dict[str, Any]:
-        """Read the next message; a lone surrogate in its strings (JavaScript allows them) comes back as U+FFFD.
+        """Write one message to the worker's stdin, all its frames in one go (what the pipe cannot take at once
+        waits in the transport's buffer), so that no other message comes between them.
 
         Raises:
-            anyio.IncompleteRead: The process closed its stdout (it died).
-            ProtocolError: The bytes are not a valid frame.
+            anyio.BrokenResourceError: The pipe is closed (the process died).
         """
-        header = await self._stdout.receive_exactly(HEADER.size)
-        body = await self._stdout.receive_exactly(frame_length(header))
-        message = decode_frame(body)
-        return well_formed(message) if may_hold_surrogates(body) else message
+        if self._requests.is_closing():
+            raise anyio.BrokenResourceError
+        for piece in encode_frames(message):
+            self._requests.write(piece)
+
+    def listen(self, on_message: MessageHandler, on_end: StreamEndHandler) -> None:
+        """Hand each message, from the first, to ``on_message`` as it arrives, and then the end of the messages to
+        ``on_end`` (see :data:`StreamEndHandler`); both are called on the event loop and must not block."""
+        self._answers_end.listen(on_message, on_end)
 
     async def follow_stderr(self) -> None:
         """Forward stderr to the log at debug level and keep its tail, until the stream ends."""
@@ -197,6 +318,11 @@ class WorkerProcess:
                 await self._process.wait()
             with anyio.move_on_after(_STDERR_DRAIN_S):
                 await self._stderr_done.wait()
+            if not self._requests.is_closing():
+                self._requests.abort()
+            self._answers.close()
+            await self._requests_end.closed
+            await self._answers_end.closed
             await self._process.aclose()
 
     def last_words(self) -> str:

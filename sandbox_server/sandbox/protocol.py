@@ -205,7 +205,7 @@ def attach_fields(message: dict[str, Any], bodies: list[bytes]) -> dict[str, Any
     return message
 
 
-def frame_length(header: bytes) -> int:
+def frame_length(header: bytes | bytearray) -> int:
     """The body length announced by a frame header; raises ProtocolError when it is out of range."""
     (length,) = HEADER.unpack(header)
     if length > MAX_FRAME_BYTES:
