@@ -181,7 +181,8 @@ def _check_uses(
     """Note in ``outside`` each deferred function ``text`` (the script, or group ``group``) calls from outside its
     group; returns a description of each other use of one."""
     problems: list[str] = []
-    code = _STRING.sub("''", text)
+    # The literals' text blanked out, so that every position is still that of `text`.
+    code = _STRING.sub(_blank, text)
     for match in _NAME.finditer(code):
         function = match.group()
         home = owner.get(function)
@@ -192,11 +193,17 @@ def _check_uses(
             continue  # an object literal's key
         called = rest.startswith("(") and code[max(0, match.start() - 4) : match.start()] != "new "
         if not called and function not in CALLBACKS:
-            line = code[code.rfind("\n", 0, match.start()) + 1 : code.find("\n", match.end())]
+            end = text.find("\n", match.end())
+            line = text[text.rfind("\n", 0, match.start()) + 1 : len(text) if end == -1 else end]
             problems.append(f"  {where} uses {function} (group {home}): {line.strip()[:160]}")
             continue
         outside[home].add(function)
     return problems
+
+
+def _blank(literal: re.Match[str]) -> str:
+    quoted = literal.group()
+    return quoted[0] + " " * (len(quoted) - 2) + quoted[-1]
 
 
 def _group_source(functions: dict[str, str], exported: list[str], compact: Callable[[str], str]) -> str:
