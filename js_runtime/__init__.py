@@ -3,20 +3,25 @@
 The runtime is plain JavaScript kept in this package as separate files, one job each.
 `source()` joins them, in a fixed order, into one script; evaluated in a fresh isolate it
 defines `console`, timers, `queueMicrotask`, `structuredClone` and the web APIs, and its
-completion value is the object of entry points the worker uses (see `run.js` and `end.js`):
+completion value is the worker's one entry function, `workerRequest` (see `end.js`), which takes
+the request as its `this`, a name and, after a line break, the request's text:
 
-- `connect(notification, entryName, deferredSource)` hands over the worker's notification
-  function, the global name of the job entry and `deferred_source()`; `warmUp()` runs a
-  trivial job so that V8 compiles the runtime's own code before the real one arrives.
-- `run(code, inputJson, optionsJson, filesPayload)` runs the model's code and returns the
+- `connect` (with the notification function as the argument; `warm` or `cold`, then
+  `deferred_source()`, as the text) hands over the worker's notification function and the
+  deferred source, runs the warm-up unless told `cold` (a trivial job, so that V8 compiles the
+  runtime's own code before the real one arrives) and returns the empty argument list of every
+  later call.
+- `job` with `{code, input, options, files}` as JSON text runs the model's code and returns the
   outcome as JSON text, or '' when the run continues after the synchronous part (a promise
-  result, pending timers); the outcome then goes to the notification. `filesPayload`
-  (optional) defines the global `files` (see `files.js`).
-- `abort()` and `abortMemory()` return the outcome of a run that the engine had to
-  terminate, from the output captured so far.
+  result, pending timers); the outcome then goes to the notification.
+- `abort` and `abortMemory` return the outcome of a run that the engine had to terminate, from
+  the output captured so far; `settle` hands a host call its answer; `takeDisplays` returns the
+  run's images.
 
-The functions a plain run never calls are not part of the script V8 parses up front: they
-travel as a string compiled on first use, by groups (`deferral.py`, `deferred.js`).
+The function also carries `run`, `connect`, `warmUp`, `abort`, `abortMemory` and
+`deferredLoaded` as properties, for a first job with data-folder files (`run` with arguments)
+and for tests. The functions a plain run never calls are not part of the script V8 parses up
+front: they travel as a string compiled on first use, by groups (`deferral.py`, `deferred.js`).
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ RunJs = Callable[..., Outcome]
 
 
 class Isolate:
-    """One isolate with the runtime loaded; `api` is the `{ run, connect, abort, abortMemory }` object."""
+    """One isolate with the runtime loaded; `api` is its entry function, whose `run`, `connect`, `warmUp`, `abort`,
+    `abortMemory` and `deferredLoaded` properties the tests call."""
 
     def __init__(self) -> None:
         self.mr = MiniRacer()
