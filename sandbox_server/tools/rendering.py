@@ -13,7 +13,7 @@ from sandbox_server.settings import Settings
 from sandbox_server.tools.hints import hint_for
 from sandbox_server.tools.images import Shown
 
-__all__ = ["fenced", "full_result", "plain_result", "render_outcome"]
+__all__ = ["fenced", "render_outcome"]
 
 
 def _position(error: dict[str, Any]) -> str:
@@ -114,61 +114,23 @@ def render_outcome(
     ``session`` describes the session the call ran in (see ``sandbox_server.sessions``); ``pictures`` holds the
     images ``display()`` showed, which follow the text (an image that could not be shown fails the call).
     """
-    if tool_calls is None and session is None and pictures is None:
-        plain = plain_result(outcome, timeout_ms)
-        if plain is not None:
-            return plain
-    return full_result(outcome, settings, timeout_ms, code, tool_calls, session, pictures)
-
-
-_STRUCTURED_KEYS = (
-    "ok",
-    "result",
-    "resultText",
-    "resultType",
-    "stdout",
-    "stderr",
-    "truncated",
-    "omittedBytes",
-    "durationMs",
-    "async",
-    "error",
-)
-"""The outcome's fields the structured result repeats, in this order."""
-_PLAIN_KEYS = frozenset(_STRUCTURED_KEYS) - {"result"}
-_PRIMITIVE_TYPES = frozenset({"number", "string", "boolean", "bigint", "undefined", "null", "symbol"})
-
-
-def plain_result(outcome: dict[str, Any], timeout_ms: int) -> ToolResult | None:
-    """The result of the most common outcome, a primitive value and nothing else (no output, no error, nothing left
-    out), exactly as :func:`full_result` makes it, with less work; None for any other outcome."""
-    if (
-        outcome.get("ok") is not True
-        or outcome.get("error") is not None
-        or outcome.get("stdout") != ""
-        or outcome.get("stderr") != ""
-        or outcome.get("truncated") is not False
-        or outcome.get("resultShortened")
-        or outcome.get("resultType") not in _PRIMITIVE_TYPES
-        or not outcome.keys() >= _PLAIN_KEYS
-    ):
-        return None
-    structured = {key: outcome[key] for key in _STRUCTURED_KEYS if key in outcome}
-    structured["timeoutMs"] = timeout_ms
-    return ok(_labelled("Result", _result_text(structured)), structured)
-
-
-def full_result(
-    outcome: dict[str, Any],
-    settings: Settings,
-    timeout_ms: int,
-    code: str = "",
-    tool_calls: Sequence[dict[str, Any]] | None = None,
-    session: dict[str, Any] | None = None,
-    pictures: Shown | None = None,
-) -> ToolResult:
-    """:func:`render_outcome` for every outcome."""
-    structured = {key: outcome[key] for key in _STRUCTURED_KEYS if key in outcome}
+    structured: dict[str, Any] = {
+        key: outcome[key]
+        for key in (
+            "ok",
+            "result",
+            "resultText",
+            "resultType",
+            "stdout",
+            "stderr",
+            "truncated",
+            "omittedBytes",
+            "durationMs",
+            "async",
+            "error",
+        )
+        if key in outcome
+    }
     structured.setdefault("stdout", "")
     structured.setdefault("stderr", "")
     structured.setdefault("truncated", False)
