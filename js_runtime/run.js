@@ -701,33 +701,13 @@ function primitiveOutcome() {
     return undefined;
   }
   const value = runState.result;
-  let type = typeof value;
-  let text;
-  let json;
-  switch (type) {
-    case 'number':
-      text = formatNumber(value);
-      if (NumberIsFinite(value)) json = value === 0 ? '0' : '' + value;
-      else json = NumberIsNaN(value) ? '"NaN"' : value > 0 ? '"Infinity"' : '"-Infinity"';
-      break;
-    case 'boolean':
-      text = json = value ? 'true' : 'false';
-      break;
-    case 'bigint':
-      text = value + 'n';
-      json = '"' + value + '"';
-      break;
-    case 'undefined':
-      text = 'undefined';
-      break;
-    default:
-      if (value !== null) return undefined;
-      type = 'null';
-      text = json = 'null';
-  }
+  const json = primitiveJson(value);
+  if (json === undefined) return undefined;
+  const text = plainPrimitiveText(value);
   if (text.length > PRIMITIVE_TEXT_LIMIT) return undefined;
-  return '{"ok":true,"resultText":' + jsonString(text) + (json === undefined ? '' : ',"result":' + json) +
-    ',"resultType":"' + type + '","stdout":"","stderr":"","truncated":false,"omittedBytes":0,"error":null' +
+  // As buildOutcome: no structured result for undefined.
+  return '{"ok":true,"resultText":' + jsonString(text) + (value === undefined ? '' : ',"result":' + json) +
+    ',"resultType":"' + (value === null ? 'null' : typeof value) + '","stdout":"","stderr":"","truncated":false,"omittedBytes":0,"error":null' +
     ',"resultShortened":false,"syntaxMode":' + nullableJson(runState.syntaxMode) +
     ',"async":' + (runState.asyncMode ? 'true' : 'false') + '}';
 }

@@ -86,37 +86,44 @@ function userToJSON(value, chain) {
   return undefined;
 }
 
+// The JSON of a number, boolean, bigint, null or undefined as the structured result writes it (a
+// number JSON cannot hold and a bigint as strings, undefined as null); undefined for other values.
+// group: eager
+function primitiveJson(value) {
+  switch (typeof value) {
+    case 'number':
+      if (NumberIsFinite(value)) return value === 0 ? '0' : '' + value;
+      return NumberIsNaN(value) ? '"NaN"' : value > 0 ? '"Infinity"' : '"-Infinity"';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return '"' + value + '"';
+    case 'undefined':
+      return 'null';
+    default:
+      return value === null ? 'null' : undefined;
+  }
+}
+
 // group: outcome
 function writeValue(state, value, depth, key) {
   state.nodes++;
   if (state.nodes > SERIALIZE_MAX_NODES) return;
+  const plain = primitiveJson(value);
+  if (plain !== undefined) {
+    emitAscii(state, plain);
+    return;
+  }
   switch (typeof value) {
     case 'string':
       emitString(state, value);
       return;
-    case 'number':
-      if (NumberIsFinite(value)) emitAscii(state, value === 0 ? '0' : '' + value);
-      else emitAscii(state, NumberIsNaN(value) ? '"NaN"' : value > 0 ? '"Infinity"' : '"-Infinity"');
-      return;
-    case 'boolean':
-      emitAscii(state, value ? 'true' : 'false');
-      return;
-    case 'bigint':
-      emitAscii(state, '"' + value + '"');
-      return;
     case 'symbol':
       emitString(state, SymbolPrototypeToString(value));
-      return;
-    case 'undefined':
-      emitAscii(state, 'null');
       return;
     case 'function':
       emitString(state, functionLabel(value));
       return;
-  }
-  if (value === null) {
-    emitAscii(state, 'null');
-    return;
   }
   const ancestors = state.ancestors;
   for (let i = 0; i < ancestors.length; i++) {

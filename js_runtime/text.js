@@ -293,7 +293,7 @@ function formatNumber(number) {
 // inspect()'s text for a number, bigint, boolean, undefined or null, and undefined for any
 // other value: calls that show only such values (and strings) never need the rendering code,
 // which is compiled on first use (deferred.js).
-// group: outcome
+// group: eager
 function plainPrimitiveText(value) {
   switch (typeof value) {
     case 'number':
