@@ -7,6 +7,9 @@ own code, so a change there shows here.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from benchmarks import engine
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
@@ -35,29 +38,30 @@ def _cost_rows(cost: engine.Cost, step: str, key: str, label: str) -> list[Row]:
     ]
 
 
+def _measured(
+    progress: Progress, label: str, warmup: int, n: int, cost_of: Callable[[int, engine.Tick], engine.Cost]
+) -> engine.Cost:
+    """``cost_of`` over ``n`` iterations, after ``warmup`` unmeasured ones, with a progress bar."""
+    bar = progress.bar(label, warmup + n)
+    cost_of(warmup, bar.advance)
+    cost = cost_of(n, bar.advance)
+    bar.close()
+    return cost
+
+
 def measure(plan: Plan, progress: Progress) -> Section:
     progress.section("worker cycle against the raw floor (in this process)")
     n, warmup = plan.isolate_iterations, plan.warmup
     section = Section("cycle", "2. CPU of one job in a worker, stage by stage, against the raw floor")
 
-    bar = progress.bar("raw cycle", warmup + n)
-    engine.raw_cycle_cost(warmup, bar.advance)
-    floor = engine.raw_cycle_cost(n, bar.advance)
-    bar.close()
+    floor = _measured(progress, "raw cycle", warmup, n, engine.raw_cycle_cost)
     section.rows.extend(_cost_rows(floor, "cycle", "floor", "raw mini-racer: new isolate + `1+1` + close"))
 
-    bar = progress.bar("worker cycle", warmup + n)
-    engine.worker_cycle_cost(warmup, bar.advance)
-    cycle = engine.worker_cycle_cost(n, bar.advance)
-    bar.close()
-    bar = progress.bar("worker cycle, object result", warmup + n)
-    engine.worker_cycle_cost(warmup, bar.advance, OBJECT_CODE, OBJECT_TEXT)
-    object_cycle = engine.worker_cycle_cost(n, bar.advance, OBJECT_CODE, OBJECT_TEXT)
-    bar.close()
-    bar = progress.bar("worker cycle, object result after an idle wait", warmup + n)
-    engine.worker_cycle_cost(warmup, bar.advance, OBJECT_CODE, OBJECT_TEXT, idle_compile=True)
-    idle_cycle = engine.worker_cycle_cost(n, bar.advance, OBJECT_CODE, OBJECT_TEXT, idle_compile=True)
-    bar.close()
+    cycle = _measured(progress, "worker cycle", warmup, n, engine.worker_cycle_cost)
+    object_job = functools.partial(engine.worker_cycle_cost, code=OBJECT_CODE, result_text=OBJECT_TEXT)
+    object_cycle = _measured(progress, "worker cycle, object result", warmup, n, object_job)
+    idle_job = functools.partial(object_job, idle_compile=True)
+    idle_cycle = _measured(progress, "worker cycle, object result after an idle wait", warmup, n, idle_job)
     totals = [sum(cycle.cpu[stage][i] for stage in engine.STAGES) for i in range(n)]
     walls = [sum(cycle.wall[stage][i] for stage in engine.STAGES) for i in range(n)]
     section.rows.append(Row("stages.cpu", "worker cycle, all stages: CPU", "ms", totals))
