@@ -56,6 +56,7 @@ _FILES = (
     "format.js",
     "table.js",
     "console.js",
+    "journal.js",
     "timers.js",
     "host.js",
     "clone.js",

@@ -41,6 +41,7 @@ FILE_GROUPS: dict[str, str] = {
     "stack.js": "errors",
     "allocation.js": "errors",
     "timers.js": "async",
+    "journal.js": "journal",
     "completion.js": "async",
     "node.js": "node",
     "web.js": "web",

@@ -44,6 +44,7 @@ function workerRequest() {
     case 'takeDisplays': return takeDisplays();
     case 'abort': return abort();
     case 'abortMemory': return abortMemory();
+    case 'pause': return pauseRun();
     case 'warmUp': return warmUp();
     case 'deferredLoaded': return deferredLoaded();
     case 'compileGroups': return compileCommonGroups();

@@ -126,7 +126,7 @@ function nodeHost() {
       require: moduleRequire,
       global: (name) => nodeGlobal(name),
       seed: hexBytes(runState.seed),
-      now: () => DateNow() - runState.startedAt,
+      now: () => userNow() - runState.startedAt,
       inspect: (value, options) => inspect(value, options),
       format: (args) => formatArgs(args),
       inspectCustom: customInspectSymbol,
