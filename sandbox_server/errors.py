@@ -7,6 +7,8 @@ Everything raised on purpose inside ``sandbox_server`` derives from :class:`Sand
     │   └── ArgumentError    the arguments did not validate against the tool's input schema
     │       └── PathRefused  a name does not lead to a readable file inside the data folder
     ├── ConfigurationError   a setting has a value that cannot be used; raised at start-up
+    ├── ConsentUnavailable   the user cannot be asked to allow an action
+    ├── ConsentPending       the user must be asked, and the run pauses until the client retries with the answer
     └── SandboxError         the JavaScript execution machinery itself failed
         └── PoolClosedError  a job was submitted to a worker pool that is shut down
 
@@ -22,6 +24,7 @@ from typing import Any
 __all__ = [
     "ArgumentError",
     "ConfigurationError",
+    "ConsentPending",
     "ConsentUnavailable",
     "PathRefused",
     "PoolClosedError",
@@ -70,6 +73,15 @@ class ConfigurationError(SandboxServerError):
 class ConsentUnavailable(SandboxServerError):
     """The user cannot be asked to allow an action: the client offers no elicitation, or the transport has no way
     to reach it. The message says which, as the end of a sentence."""
+
+
+class ConsentPending(SandboxServerError):
+    """A call needs the user's consent, and the answer can only come with the client's retry of the whole request
+    (MCP 2026-07-28's ``input_required``): the run pauses there. ``question`` is what the user is asked."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__(question)
+        self.question = question
 
 
 class SandboxError(SandboxServerError):

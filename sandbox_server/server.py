@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import math
+import os
 import time
 import warnings
 import weakref
@@ -23,6 +24,7 @@ import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.request_state import RequestStateBoundary
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -32,8 +34,10 @@ from sandbox_server.data.folder import DataFolder
 from sandbox_server.data.resources import DataResources
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
-from sandbox_server.registry import CallContext, Registry, ToolSpec
-from sandbox_server.results import ToolResult, error
+from sandbox_server.journal import MemoryStore, StateKeys, StateStore, state_keys_from
+from sandbox_server.journal.problems import RequestStateProblems
+from sandbox_server.registry import CallContext, Registry, Resume, ToolSpec
+from sandbox_server.results import InputRequired, ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sandbox.protocol import well_formed
 from sandbox_server.sessions import SessionLimits, SessionManager
@@ -41,6 +45,7 @@ from sandbox_server.settings import Settings
 from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
 from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
+from sandbox_server.tools.resumable import PausedRuns
 from sandbox_server.upstream import redaction
 from sandbox_server.upstream.config import load_upstream_config
 from sandbox_server.upstream.consent import Elicitation
@@ -106,6 +111,10 @@ class App:
     """The JavaScript sessions of every client (``session`` on the JavaScript tools)."""
     renderer: Renderer | None = None
     """The chart renderer's supervised process, when the ``charts`` extra is installed (``display()``)."""
+    keys: StateKeys | None = None
+    """What seals the request states of paused runs and the session handles this server gives out."""
+    store: StateStore | None = None
+    """Where journals wait between calls (paused runs, sessions)."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -127,6 +136,8 @@ class App:
             ),
         )
         renderer = Renderer() if charts_available() else None
+        keys = StateKeys(state_keys_from(os.environ), settings.state_ttl_s)
+        store = MemoryStore()
         registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer)])
         upstreams = directory = listeners = None
         if settings.upstream is not None:
@@ -139,7 +150,8 @@ class App:
                 on_tools_changed=listeners.changed,
             )
             directory = Directory(upstreams)
-            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer))
+            paused = PausedRuns(store, settings.state_ttl_s, settings.max_journal_bytes)
+            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer, paused))
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         return cls(
@@ -154,9 +166,13 @@ class App:
             listeners=listeners,
             sessions=sessions,
             renderer=renderer,
+            keys=keys,
+            store=store,
         )
 
-    async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
+    async def call(
+        self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext
+    ) -> ToolResult | InputRequired:
         """Validate and run one tool call; every failure becomes a result, never an exception."""
         arguments = {} if arguments is None else arguments
         problems = self.validators[spec.name].problems(arguments) + _non_json_numbers(arguments)
@@ -267,17 +283,22 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         """How this request can ask its user to allow an action (for ``execute_js_with_tools``)."""
         if app.upstreams is None:
             return {}
-        if app.settings.transport == "http" and not app.settings.http_sessions:
+        if app.settings.transport == "http" and not app.settings.http_sessions and not _modern(ctx):
             return {
                 "no_consent_reason": "stateless HTTP has no way to carry the user's answer back (the server must "
                 "run with --http-sessions)"
             }
-        client = ctx.session.client_params
-        if client is None or client.capabilities.elicitation is None:
+        capabilities = ctx.session.client_capabilities
+        if capabilities is None or capabilities.elicitation is None:
             return {"no_consent_reason": "this client does not offer elicitation, the MCP way to ask its user"}
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            # No request to the client can go out in the middle of a call: the run pauses and the client calls again.
+            return {"pausable": True}
         return {"consent": Elicitation(ctx.session, ctx.request_id)}
 
-    async def call_tool(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(
+        ctx: ServerRequestContext[App], params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
         if app.listeners is not None:
             app.listeners.connections.add(_connection_of(ctx))
         spec = app.registry.get(params.name)
@@ -285,18 +306,24 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             known = ", ".join(app.registry.names())
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name!r}. Known tools: {known}.")
         started = time.perf_counter()
-        result = _encodable(
-            await app.call(
-                spec,
-                params.arguments,
-                CallContext(
-                    report_progress=ctx.session.report_progress,
-                    progress_requested=bool(params.meta and params.meta.get("progress_token") is not None),
-                    **consent_for(ctx),
-                    **owner_of(ctx),
-                ),
-            )
+        resume = None
+        if params.request_state is not None:
+            resume = Resume(params.request_state, dict(params.input_responses or {}))
+        answer = await app.call(
+            spec,
+            params.arguments,
+            CallContext(
+                report_progress=ctx.session.report_progress,
+                progress_requested=bool(params.meta and params.meta.get("progress_token") is not None),
+                resume=resume,
+                **consent_for(ctx),
+                **owner_of(ctx),
+            ),
         )
+        if isinstance(answer, InputRequired):
+            logger.info("tool=%s outcome=input_required questions=%d", spec.name, len(answer.requests))
+            return answer.to_mcp()
+        result = _encodable(answer)
         duration_ms = (time.perf_counter() - started) * 1000
         outcome = _outcome_label(result)
         logger.info("tool=%s outcome=%s duration_ms=%.1f", spec.name, outcome, duration_ms)
@@ -349,6 +376,13 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             on_set_logging_level=set_logging_level if offers_logging else None,
             **resource_handlers,
         )
+    if app.keys is not None:
+        # Seal what paused runs hand the client, and unseal and check what comes back, before any handler sees it;
+        # a state that does not pass is answered with what to do about it (transport/state.py).
+        server.middleware += [
+            RequestStateProblems(app.keys.ttl_s),
+            RequestStateBoundary(app.keys.request_states, default_audience=SERVER_NAME),
+        ]
     if app.listeners is not None:
         # execute_js_with_tools follows the upstream servers' tools: say so in the capabilities, so that clients
         # expect notifications/tools/list_changed.
@@ -419,6 +453,11 @@ def _non_json_paths(value: Any, path: str = "") -> list[str]:
 def _encodable(result: ToolResult) -> ToolResult:
     """``result`` as text the transport can encode; otherwise writing it would end the whole connection."""
     return replace(result, text=well_formed(result.text), structured=well_formed(result.structured))
+
+
+def _modern(ctx: ServerRequestContext[App]) -> bool:
+    """Whether the request speaks the current, stateless revision (2026-07-28)."""
+    return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
 
 
 def _connection_of(ctx: ServerRequestContext[App]) -> object:

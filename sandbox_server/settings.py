@@ -27,6 +27,7 @@ __all__ = [
     "DEFAULT_MAX_FILES",
     "DEFAULT_MAX_FILES_BYTES",
     "DEFAULT_MAX_INPUT_BYTES",
+    "DEFAULT_MAX_JOURNAL_BYTES",
     "DEFAULT_MAX_QUEUE_WAIT_S",
     "DEFAULT_MAX_REQUEST_MEMORY_MB",
     "DEFAULT_MAX_RESOURCE_BYTES",
@@ -36,6 +37,7 @@ __all__ = [
     "DEFAULT_MEMORY_LIMIT_MB",
     "DEFAULT_OUTPUT_CAP_BYTES",
     "DEFAULT_PORT",
+    "DEFAULT_STATE_TTL_S",
     "DEFAULT_TIMEOUT_MS",
     "DEFAULT_TIMEZONE",
     "MAX_HOST_REQUEST_BYTES",
@@ -78,6 +80,10 @@ MAX_HOST_REQUEST_BYTES = 1_048_576
 """Largest request (its arguments as JSON) one such call may send."""
 DEFAULT_MAX_QUEUE_WAIT_S = 30.0
 """Seconds a call may wait for a free JavaScript worker before it is answered that the server is busy."""
+DEFAULT_STATE_TTL_S = 600.0
+"""Seconds a run paused for the user's consent (MCP 2026-07-28 ``input_required``) may wait for the answer."""
+DEFAULT_MAX_JOURNAL_BYTES = 16 * 2**20
+"""Largest journal, as JSON, of a run paused for consent or of a session (what it saw, to be run again)."""
 MIN_MESSAGE_BYTES = 1_048_576
 """The largest request message is never set below this."""
 MESSAGE_OVERHEAD_BYTES = 65_536
@@ -182,6 +188,15 @@ class Settings(BaseSettings):
     )
     max_queue_wait_s: float = Field(
         DEFAULT_MAX_QUEUE_WAIT_S, gt=0, le=86_400, description="seconds a call may wait for a free worker"
+    )
+    state_ttl_s: float = Field(
+        DEFAULT_STATE_TTL_S, gt=0, le=7 * 86_400, description="seconds a run paused for the user's consent waits"
+    )
+    max_journal_bytes: int = Field(
+        DEFAULT_MAX_JOURNAL_BYTES,
+        ge=65_536,
+        le=256 * 2**20,
+        description="largest journal (as JSON) of a paused run or a session, beyond which it is refused",
     )
     workers: int = Field(default_factory=default_workers, ge=1, le=256, description="JavaScript worker processes")
     timezone: str = Field(DEFAULT_TIMEZONE, min_length=1, description="time zone seen by JavaScript (IANA name)")

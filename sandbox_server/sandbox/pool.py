@@ -41,7 +41,7 @@ from sandbox_server.sandbox.outcome import (
     timeout_error,
 )
 from sandbox_server.sandbox.process import WorkerProcess
-from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
+from sandbox_server.sandbox.protocol import CURRENT_HOST_CALL, Job, ProtocolError, outcome_from_message, run_message
 from sandbox_server.sandbox.slots import Pending, Slot
 
 __all__ = ["GRACE_MS", "READY_TIMEOUT_S", "STARTUP_TIMEOUT_S", "WorkerPool"]
@@ -416,6 +416,7 @@ class WorkerPool:
         kind = message.get("kind")
         if not isinstance(call, int) or not isinstance(kind, str):
             return
+        CURRENT_HOST_CALL.set(call)  # this task's own context: the services may answer by the call's id
         with anyio.CancelScope() as scope:
             pending.host_calls.add(scope)
             try:

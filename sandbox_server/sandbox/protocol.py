@@ -30,6 +30,7 @@ Worker -> pool::
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
 import struct
@@ -43,6 +44,7 @@ from sandbox_server.sandbox.outcome import Outcome
 
 __all__ = [
     "ATTACHABLE_FIELDS",
+    "CURRENT_HOST_CALL",
     "HEADER",
     "MAX_FRAME_BYTES",
     "HostCallFailed",
@@ -69,6 +71,11 @@ HEADER = struct.Struct(">I")
 
 MAX_FRAME_BYTES = 256 * 1024 * 1024
 """Largest frame either side accepts; a longer announced length means the stream is corrupt."""
+
+
+CURRENT_HOST_CALL: contextvars.ContextVar[int] = contextvars.ContextVar("sandbox_host_call", default=0)
+"""The id the running code gave the host call being answered (the runtime counts them from 1 in each run), for the
+services that journal calls or answer them by id; 0 outside a host call."""
 
 
 class ProtocolError(SandboxError):

@@ -14,16 +14,24 @@ from sandbox_server.charts import Renderer, RenderLimits
 from sandbox_server.data.files import FilesLimits, build_payload, check_frame_room, parse_requests, select
 from sandbox_server.data.folder import DataFile, DataFolder, Stop, off_the_loop
 from sandbox_server.data.nodefs import FsBudget, FsService, preload_entries, preload_names, uses_fs
-from sandbox_server.errors import ArgumentError
+from sandbox_server.errors import ArgumentError, ToolError
+from sandbox_server.journal import JournalingHost, RunJournal
 from sandbox_server.registry import CallContext, Handler
-from sandbox_server.results import ToolResult
+from sandbox_server.results import InputRequired, ToolResult
 from sandbox_server.sandbox import Job, WorkerPool
-from sandbox_server.sandbox.protocol import HostHandler, HostService
+from sandbox_server.sandbox.protocol import HostHandler, HostService, RunControl
 from sandbox_server.sessions import SessionManager, SessionRefused, SessionRun
 from sandbox_server.settings import MAX_HOST_REQUEST_BYTES, Settings
 from sandbox_server.tools.host_calls import HostDispatcher
 from sandbox_server.tools.images import show
 from sandbox_server.tools.rendering import render_outcome
+from sandbox_server.tools.resumable import (
+    PausedRuns,
+    ResumableConsent,
+    consent_requests,
+    files_digest,
+    pausable_run,
+)
 from sandbox_server.upstream.directory import Directory
 from sandbox_server.upstream.service import CallLimits, CallRecord, ToolsService
 
@@ -35,9 +43,9 @@ MAX_IMAGE_PIXELS = RenderLimits().max_pixels
 """Largest image ``display()`` may show, rendered or passed through."""
 
 
-def _host_service(settings: Settings, services: dict[str, HostHandler]) -> HostService:
+def _host_service(settings: Settings, handler: HostHandler) -> HostService:
     return HostService(
-        handler=HostDispatcher(services),
+        handler=handler,
         calls=settings.max_tool_calls,
         calls_setting="max_tool_calls",
         in_flight=settings.max_calls_in_flight,
@@ -52,10 +60,12 @@ def js_handler(
     directory: Directory | None = None,
     sessions: SessionManager | None = None,
     renderer: Renderer | None = None,
+    paused: PausedRuns | None = None,
 ) -> Handler:
     """The handler of a JavaScript tool: with a ``directory``, its code also has the global ``tools``; with
     ``sessions``, a call that names a ``session`` runs in that session's isolate; with a ``renderer``, ``display()``
-    takes charts and SVG too."""
+    takes charts and SVG too; with ``paused``, a run whose code needs the user's consent on the current revision
+    pauses and resumes (``tools/resumable.py``)."""
     files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
     call_limits = CallLimits(timeout_s=settings.tool_call_timeout_s, result_bytes=settings.max_tool_result_bytes)
 
@@ -79,7 +89,9 @@ def js_handler(
 
         return await off_the_loop(prepare)
 
-    def tools_service(context: CallContext, started: float, timeout_ms: int) -> ToolsService:
+    def tools_service(
+        context: CallContext, started: float, timeout_ms: int, journal: RunJournal | None
+    ) -> ToolsService:
         assert directory is not None
 
         async def reported(record: CallRecord) -> None:
@@ -93,12 +105,23 @@ def js_handler(
         return ToolsService(
             directory,
             call_limits,
-            consent=context.consent,
+            # On the current revision the user is asked by pausing the run (tools/resumable.py).
+            consent=ResumableConsent(journal.consent) if journal is not None else context.consent,
             no_consent_reason=context.no_consent_reason,
             on_call=reported if context.progress_requested else None,
         )
 
-    async def handler(arguments: dict[str, Any], context: CallContext) -> ToolResult:
+    async def journal_for(context: CallContext) -> tuple[RunJournal | None, dict[str, Any]]:
+        """The journal of a run that may pause for consent (a new one, or the paused run's it resumes)."""
+        if context.resume is not None:
+            if paused is None or directory is None:
+                raise ToolError("this call carries a request state, but this tool never pauses; call it without one")
+            return await paused.resume(context.resume)
+        if directory is not None and paused is not None and context.pausable:
+            return RunJournal(), {}
+        return None, {}
+
+    async def handler(arguments: dict[str, Any], context: CallContext) -> ToolResult | InputRequired:
         code: str = arguments["code"]
         code_bytes = len(code.encode("utf-8", "surrogatepass"))
         if code_bytes > settings.max_code_bytes:
@@ -114,23 +137,35 @@ def js_handler(
                     f"input is {input_bytes} bytes as JSON; at most {settings.max_input_bytes} bytes are accepted."
                 )
                 raise ArgumentError(message, problems=[message])
+        journal, kept = await journal_for(context)
         started = time.monotonic()
         budget = FsBudget(settings.max_files, settings.max_files_bytes) if folder is not None else None
         services: dict[str, HostHandler] = {}
         if folder is not None and budget is not None:
             services["fs"] = FsService(folder, budget)
-        service = tools_service(context, started, timeout_ms) if directory is not None else None
+        service = tools_service(context, started, timeout_ms, journal) if directory is not None else None
         if service is not None:
             services["tools"] = service
+        payload = await files_payload(arguments, budget)
+        if context.resume is not None and kept.get("files") != files_digest(payload):
+            raise ToolError(
+                "the data-folder files this code reads changed while it waited for the user's consent, so it cannot "
+                "resume as it was; call the tool again to run it on the files as they are now"
+            )
+        dispatcher: HostHandler = HostDispatcher(services)
+        journaling = JournalingHost(dispatcher, journal) if journal is not None else None
+        control = RunControl() if journal is not None else None
         job = Job(
             code=code,
             input_json=input_json,
             timeout_ms=timeout_ms,
-            files_payload=await files_payload(arguments, budget),
-            host=_host_service(settings, services) if services else None,
+            files_payload=payload,
+            host=_host_service(settings, journaling or dispatcher) if services else None,
             data_folder=folder is not None,
             tools=directory.manifest() if directory is not None else None,
             charts=renderer is not None,
+            journal=journal.worker_spec() if journal is not None else None,
+            control=control,
         )
 
         async def run_job() -> tuple[dict[str, Any], SessionRun | None]:
@@ -149,6 +184,11 @@ def js_handler(
                 return _refused(str(exc)), None
             return dict(outcome), ran
 
+        async def run_pausing() -> tuple[dict[str, Any], SessionRun | None]:
+            if journaling is None or control is None:
+                return await run_job()
+            return await pausable_run(run_job, journaling, control)
+
         async def report_progress() -> None:
             while True:
                 await anyio.sleep(PROGRESS_INTERVAL_S)
@@ -156,18 +196,50 @@ def js_handler(
                 await context.report_progress(elapsed, float(timeout_ms), f"running for {elapsed:.0f} ms")
 
         if not context.progress_requested:
-            outcome, ran = await run_job()
+            outcome, ran = await run_pausing()
         else:
             async with anyio.create_task_group() as group:
                 group.start_soon(report_progress)
-                outcome, ran = await run_job()
+                outcome, ran = await run_pausing()
                 group.cancel_scope.cancel()
-        calls = None if service is None else [record.to_json() for record in service.calls]
+        if journal is not None and journaling is not None and _kind(outcome) == "paused":
+            assert paused is not None
+            journal.take_runtime_record(outcome.get("journal"))
+            state = await paused.pause(journal, {"files": files_digest(payload)})
+            return InputRequired(consent_requests(journaling.questions), state)
+        if journaling is not None and journaling.diverged is not None:
+            outcome = _diverged(outcome, journaling.diverged)
+        calls = None
+        if service is not None:
+            calls = [*(journaling.replayed if journaling is not None else []), *(r.to_json() for r in service.calls)]
         displays = outcome.pop("displays", None)
         shown = await show(displays, renderer, MAX_IMAGE_PIXELS) if displays else None
         return render_outcome(outcome, settings, timeout_ms, code, calls, ran.structured() if ran else None, shown)
 
     return handler
+
+
+def _kind(outcome: dict[str, Any]) -> Any:
+    error = outcome.get("error")
+    return error.get("kind") if isinstance(error, dict) else None
+
+
+def _diverged(outcome: dict[str, Any], why: str) -> dict[str, Any]:
+    """The outcome of a resumed run that did not retrace its steps: whatever it computed after that is not trusted."""
+    return {
+        **outcome,
+        "ok": False,
+        "result": None,
+        "resultText": None,
+        "error": {
+            "kind": "runtime",
+            "name": "ReplayError",
+            "message": f"the run, done again to resume it after the user's answer, did not retrace its steps: {why}. "
+            "Only what the journal held was answered; call the tool again to start over",
+            "line": None,
+            "column": None,
+        },
+    }
 
 
 def _refused(message: str) -> dict[str, Any]:
