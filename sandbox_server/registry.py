@@ -69,9 +69,8 @@ class CallContext:
     resume: Resume | None = None
     """The paused run this call resumes, if it resumes one."""
     owner: object | None = None
-    """The client connection the call came on, which owns its sessions; None where no state may outlive a call."""
-    no_session_reason: str = "this connection cannot keep sessions"
-    """Why ``owner`` is None, as a sentence."""
+    """Who may name sessions for this call (its client); None where the caller is not known (stateless HTTP): a
+    session name then starts a session, and only its handle continues it."""
 
 
 class Consent(Protocol):

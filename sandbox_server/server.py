@@ -16,7 +16,7 @@ import warnings
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -115,6 +115,8 @@ class App:
     """What seals the request states of paused runs and the session handles this server gives out."""
     store: StateStore | None = None
     """Where journals wait between calls (paused runs, sessions)."""
+    caller: object = field(default_factory=object)
+    """Who a stdio server's one client is, on the current revision, where no connection outlives a request."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -126,6 +128,8 @@ class App:
         )
         pool = WorkerPool(settings.workers, limits, max_queue_wait_s=settings.max_queue_wait_s)
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
+        keys = StateKeys(state_keys_from(os.environ), settings.state_ttl_s)
+        store = MemoryStore()
         sessions = SessionManager(
             limits,
             SessionLimits(
@@ -133,11 +137,14 @@ class App:
                 per_server=settings.max_sessions,
                 idle_s=settings.session_idle_timeout_s,
                 max_age_s=settings.session_max_age_s,
+                journal_bytes=settings.max_journal_bytes,
+                rebuild_s=settings.session_rebuild_timeout_s,
             ),
+            store,
+            keys,
         )
         renderer = Renderer() if charts_available() else None
-        keys = StateKeys(state_keys_from(os.environ), settings.state_ttl_s)
-        store = MemoryStore()
+
         registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer)])
         upstreams = directory = listeners = None
         if settings.upstream is not None:
@@ -271,12 +278,12 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
                 )
 
     def owner_of(ctx: ServerRequestContext[App]) -> dict[str, Any]:
-        """Who owns the sessions this call may use: its client connection, where state may outlive a request."""
-        if app.settings.transport == "http" and not app.settings.http_sessions:
-            return {
-                "no_session_reason": "stateless HTTP keeps nothing between requests; sessions need the server to run "
-                "with --http-sessions (and, behind a load balancer, session affinity)"
-            }
+        """Who may name sessions for this call: the one client of a stdio server, or the connection of an MCP session
+        over HTTP. Over stateless HTTP nobody is known: a name starts a session, and its handle continues it."""
+        if app.settings.transport == "http" and (not app.settings.http_sessions or _modern(ctx)):
+            return {}
+        if _modern(ctx):
+            return {"owner": app.caller}  # no connection outlives a request, but a stdio server has one client
         return {"owner": _connection_of(ctx)}
 
     def consent_for(ctx: ServerRequestContext[App]) -> dict[str, Any]:

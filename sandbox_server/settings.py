@@ -186,6 +186,9 @@ class Settings(BaseSettings):
     session_max_age_s: float = Field(
         4 * 3600.0, gt=0, le=30 * 86_400, description="a session ends this long after it started"
     )
+    session_rebuild_timeout_s: float = Field(
+        120.0, gt=0, le=86_400, description="seconds a session may take to be rebuilt from its journal"
+    )
     max_queue_wait_s: float = Field(
         DEFAULT_MAX_QUEUE_WAIT_S, gt=0, le=86_400, description="seconds a call may wait for a free worker"
     )

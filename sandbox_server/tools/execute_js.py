@@ -28,6 +28,8 @@ ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed",
 
 SESSION_NAME = "^[A-Za-z0-9_.-]{1,64}$"
 """What a session name may be: short, and safe to show in any message."""
+SESSION_ARGUMENT = "^(?:[A-Za-z0-9_.-]{1,64}|h\\.v1\\.[A-Za-z0-9_-]{40,400})$"
+"""What ``session`` may be: a name, or a handle this server gave (``h.v1.`` and a sealed token)."""
 
 
 _CHARTS_DESCRIPTION = """
@@ -136,10 +138,11 @@ def _full_input_schema(settings: Settings) -> dict[str, Any]:
             },
             "session": {
                 "type": "string",
-                "pattern": SESSION_NAME,
+                "pattern": SESSION_ARGUMENT,
                 "description": (
-                    "Keep state between calls: calls naming the same session share one isolate, so top-level "
-                    "declarations and globals persist."
+                    "Keep state between calls: a name starts a session, whose top-level declarations and globals "
+                    "persist; pass the `session.handle` of the last answer to continue it (a name continues it too "
+                    "where the server knows the client, as over stdio)."
                 ),
             },
             "reset": {"type": "boolean", "description": "With `session`: discard its state first."},
@@ -196,17 +199,19 @@ OUTPUT_SCHEMA: dict[str, Any] = {
         },
         "session": {
             "type": "object",
-            "description": "the session the call ran in: its calls so far, age, heap, whether this call created it, "
-            "and, when its state is gone, why",
+            "description": "the session the call ran in: the handle that continues it, its calls so far, age, heap, "
+            "whether this call created it, and, when the call was not applied or its state was gone, why",
             "properties": {
                 "name": {"type": "string"},
+                "handle": {"type": "string", "description": "pass it as `session` to continue from this answer"},
                 "calls": {"type": "integer"},
                 "ageS": {"type": "number"},
                 "heapBytes": {"type": "integer"},
                 "created": {"type": "boolean"},
+                "rebuilt": {"type": "boolean", "description": "the session was rebuilt from its journal first"},
                 "reset": {"type": "string"},
             },
-            "required": ["name", "calls", "ageS", "heapBytes", "created"],
+            "required": ["name", "handle", "calls", "ageS", "heapBytes", "created"],
         },
     },
     "required": ["ok", "stdout", "stderr", "truncated", "durationMs", "error"],
