@@ -354,7 +354,9 @@ class SessionManager:
         try:
             data = state.pack(max(room, 0))
         except JournalError:
-            record.unreplayable = f"the session's journal would pass max_journal_bytes ({limits.journal_bytes})"
+            # Kept without the cell: the live isolate holds this state, and nothing can rebuild it.
+            why = f"the session's journal would pass max_journal_bytes ({limits.journal_bytes})"
+            state.cell = CellRecord(cell.tool, "", None, cell.timeout_ms, unreplayable=why)
             data = state.pack(limits.journal_bytes)
         point = Point(live.point.session, new_id(STATE_ID_BYTES))
         ttl = min(limits.idle_s, max(1.0, limits.max_age_s - (time.time() - live.created)))
