@@ -257,11 +257,12 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         return types.EmptyResult()
 
     # A level chosen with logging/setLevel must outlive the request that chose it, which stateless HTTP cannot do
-    # (each POST is a connection of its own); there the logging capability is not offered at all.
+    # (each POST is a connection of its own); there logging/setLevel is not offered. The current revision needs
+    # none of it: each request carries its own level in _meta, and its messages ride that request's stream.
     offers_logging = app.settings.transport != "http" or app.settings.http_sessions
 
     async def notify_log(ctx: ServerRequestContext[App], level: types.LoggingLevel, data: dict[str, Any]) -> None:
-        if not offers_logging:
+        if not offers_logging and not _modern(ctx):
             return
         # On the newest revision each request opts in with its own level, which the SDK applies.
         threshold = (
