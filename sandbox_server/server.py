@@ -322,7 +322,7 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             params.arguments,
             CallContext(
                 report_progress=ctx.session.report_progress,
-                progress_requested=bool(params.meta and params.meta.get("progress_token") is not None),
+                progress_requested=_progress_requested(ctx, params),
                 resume=resume,
                 **consent_for(ctx),
                 **owner_of(ctx),
@@ -461,6 +461,20 @@ def _non_json_paths(value: Any, path: str = "") -> list[str]:
 def _encodable(result: ToolResult) -> ToolResult:
     """``result`` as text the transport can encode; otherwise writing it would end the whole connection."""
     return replace(result, text=well_formed(result.text), structured=well_formed(result.structured))
+
+
+def _progress_requested(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> bool:
+    """Whether the caller asked for progress notifications (a progress token)."""
+    if params.meta and params.meta.get("progress_token") is not None:
+        return True
+    # The SDK's in-process client on the current revision calls the handler directly, with no token: its progress
+    # callback is on the request's own channel back (mcp 2.3, within the runner's wrapper of it).
+    channel = getattr(ctx.session, "_request_outbound", None)
+    for _ in range(3):
+        if getattr(channel, "_on_progress", None) is not None:
+            return True
+        channel = getattr(channel, "_inner", None)
+    return False
 
 
 def _modern(ctx: ServerRequestContext[App]) -> bool:

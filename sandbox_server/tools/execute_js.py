@@ -28,8 +28,9 @@ ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed",
 
 SESSION_NAME = "^[A-Za-z0-9_.-]{1,64}$"
 """What a session name may be: short, and safe to show in any message."""
-SESSION_ARGUMENT = "^(?:[A-Za-z0-9_.-]{1,64}|h\\.v1\\.[A-Za-z0-9_-]{40,400})$"
-"""What ``session`` may be: a name, or a handle this server gave (``h.v1.`` and a sealed token)."""
+SESSION_ARGUMENT = "^[A-Za-z0-9_.-]{1,400}$"
+"""What ``session`` may be: a name (at most 64 characters), or a handle this server gave (``h.v1.`` and a sealed
+token, longer than any name)."""
 
 
 _CHARTS_DESCRIPTION = """
@@ -140,9 +141,8 @@ def _full_input_schema(settings: Settings) -> dict[str, Any]:
                 "type": "string",
                 "pattern": SESSION_ARGUMENT,
                 "description": (
-                    "Keep state between calls: a name starts a session, whose top-level declarations and globals "
-                    "persist; pass the `session.handle` of the last answer to continue it (a name continues it too "
-                    "where the server knows the client, as over stdio)."
+                    "Keep globals between calls: a name starts a session; pass the last answer's `session.handle` "
+                    "to continue it."
                 ),
             },
             "reset": {"type": "boolean", "description": "With `session`: discard its state first."},
@@ -199,16 +199,16 @@ OUTPUT_SCHEMA: dict[str, Any] = {
         },
         "session": {
             "type": "object",
-            "description": "the session the call ran in: the handle that continues it, its calls so far, age, heap, "
-            "whether this call created it, and, when the call was not applied or its state was gone, why",
+            "description": "the session the call ran in: the handle continuing it, calls so far, age, heap, "
+            "whether this call created it",
             "properties": {
                 "name": {"type": "string"},
-                "handle": {"type": "string", "description": "pass it as `session` to continue from this answer"},
+                "handle": {"type": "string"},
                 "calls": {"type": "integer"},
                 "ageS": {"type": "number"},
                 "heapBytes": {"type": "integer"},
                 "created": {"type": "boolean"},
-                "rebuilt": {"type": "boolean", "description": "the session was rebuilt from its journal first"},
+                "rebuilt": {"type": "boolean"},
                 "reset": {"type": "string"},
             },
             "required": ["name", "handle", "calls", "ageS", "heapBytes", "created"],

@@ -26,7 +26,16 @@ from sandbox_server.registry import CallContext, Handler
 from sandbox_server.results import InputRequired, ToolResult
 from sandbox_server.sandbox import Job, WorkerPool
 from sandbox_server.sandbox.protocol import HostCallFailed, HostHandler, HostService, RunControl
-from sandbox_server.sessions import Cell, CellRecord, Point, SessionLost, SessionManager, SessionRefused, SessionRun
+from sandbox_server.sessions import (
+    Cell,
+    CellRecord,
+    Point,
+    SessionLost,
+    SessionManager,
+    SessionRefused,
+    SessionRun,
+    is_handle,
+)
 from sandbox_server.settings import MAX_HOST_REQUEST_BYTES, Settings
 from sandbox_server.tools.host_calls import HostDispatcher
 from sandbox_server.tools.images import show
@@ -185,6 +194,12 @@ class JsRuns:
         if session is not None and self._sessions is None:
             reason = "this server keeps no sessions"
             raise ArgumentError(f"session cannot be used here: {reason}", problems=[reason])
+        if session is not None and len(session) > 64 and not is_handle(session):
+            message = (
+                f"session is {len(session)} characters long: a session name has at most 64 (letters, digits, "
+                "`_`, `.`, `-`), and a handle is one this server gave in a `session.handle`."
+            )
+            raise ArgumentError(message, problems=[message])
         return _Call(code, timeout_ms, input_json, session, reset)
 
     async def _journal(self, context: CallContext, call: _Call) -> tuple[RunJournal | None, dict[str, Any]]:
