@@ -43,6 +43,7 @@ FILE_GROUPS: dict[str, str] = {
     "timers.js": "async",
     "completion.js": "async",
     "node.js": "node",
+    "packages.js": "packages",
     "web.js": "web",
     "host.js": "host",
     "files.js": "files",

@@ -30,8 +30,9 @@ from sandbox_server.backlog import Backlog
 from sandbox_server.charts import Renderer, charts_available
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.data.resources import DataResources
-from sandbox_server.errors import ArgumentError, ToolError
+from sandbox_server.errors import ArgumentError, ConfigurationError, PackageError, ToolError
 from sandbox_server.icons import server_icons
+from sandbox_server.packages.catalog import Catalog
 from sandbox_server.registry import CallContext, Registry, ToolSpec
 from sandbox_server.results import ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
@@ -127,7 +128,10 @@ class App:
             ),
         )
         renderer = Renderer() if charts_available() else None
-        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer)])
+        packages = _packages(settings)
+        registry = Registry(
+            [*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer, packages)]
+        )
         upstreams = directory = listeners = None
         if settings.upstream is not None:
             listeners = ToolListListeners()
@@ -139,7 +143,7 @@ class App:
                 on_tools_changed=listeners.changed,
             )
             directory = Directory(upstreams)
-            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer))
+            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer, packages))
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         return cls(
@@ -180,6 +184,16 @@ class App:
                 f"{spec.name} failed because of an internal error in the server; the call can be retried.",
                 kind="internal",
             )
+
+
+def _packages(settings: Settings) -> Catalog | None:
+    """The npm packages added to the packages folder, read once at start-up; an unreadable lock stops the start."""
+    try:
+        return Catalog.open(settings.packages_path)
+    except PackageError as exc:
+        raise ConfigurationError(
+            f"{exc}; fix the lock or add the packages again (sandbox-server packages add)"
+        ) from exc
 
 
 def build_server(settings: Settings | None = None, *, app: App | None = None) -> Server[App]:

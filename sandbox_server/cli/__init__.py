@@ -1,5 +1,6 @@
 """Command line: ``serve`` (the default) runs the server; ``tools list|call`` and ``resources list|read`` talk to one
-as a client (:mod:`.client`); ``packages add|list|remove`` manage the npm packages code may import (:mod:`.packages`). The flags are in :mod:`.flags`, the explanations of a client's failures in
+as a client (:mod:`.client`); ``packages add|list|remove`` manage the npm packages code may import
+(:mod:`.packages`). The flags are in :mod:`.flags`, the explanations of a client's failures in
 :mod:`.errors`."""
 
 from __future__ import annotations

@@ -37,8 +37,12 @@ def add_packages_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
     remove = actions.add_parser("remove", help="remove an added package (and what only it needed)")
     remove.add_argument("names", nargs="+", metavar="NAME")
     for action in (add, listing, remove):
-        action.add_argument("--packages-dir", dest="packages_dir", default=None, help="the packages folder "
-                            "(default: a per-user data folder) [SANDBOX_PACKAGES_DIR]")
+        action.add_argument(
+            "--packages-dir",
+            dest="packages_dir",
+            default=None,
+            help="the packages folder (default: a per-user data folder) [SANDBOX_PACKAGES_DIR]",
+        )
     return parser
 
 
@@ -93,7 +97,9 @@ def _add(store: Store, specs: list[str], lock_file: str | None) -> int:
 def _list(store: Store, as_json: bool) -> int:
     listed = store.listing()
     if as_json:
-        data = [{"name": p.name, "range": p.range, "version": p.version, "dependencies": p.dependencies} for p in listed]
+        data = [
+            {"name": p.name, "range": p.range, "version": p.version, "dependencies": p.dependencies} for p in listed
+        ]
         sys.stdout.write(json.dumps({"folder": str(store.root), "packages": data}, indent=2) + "\n")
         return 0
     if not listed:

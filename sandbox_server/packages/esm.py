@@ -161,8 +161,11 @@ class _Module:
                 for specifier_node in part.named_children:
                     if specifier_node.type == "import_specifier":
                         imported, local = _specifier_names(specifier_node, self.data)
-                        self.bindings[local] = f"{namespace}[{json.dumps(imported)}]" if not imported.isidentifier() \
+                        self.bindings[local] = (
+                            f"{namespace}[{json.dumps(imported)}]"
+                            if not imported.isidentifier()
                             else f"{namespace}.{imported}"
+                        )
 
     def on_export(self, statement: tree_sitter.Node) -> None:
         data = self.data
@@ -195,8 +198,8 @@ class _Module:
             if is_default:
                 self.getters["default"] = names[0] if names else "undefined"
             else:
-                for name in names:
-                    self.getters[name] = name
+                for exported in names:
+                    self.getters[exported] = exported
             return
         if value is not None:
             local = "__d$" if self.default_counter == 0 else f"__d${self.default_counter}"

@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from sandbox_server.errors import PackageError, TamperedPackage
-from sandbox_server.packages.index import ModuleInfo
+from sandbox_server.packages.index import ModuleInfo, ascii_source
 from sandbox_server.packages.integrity import file_digest
 from sandbox_server.packages.lock import Lock
 from sandbox_server.packages.nodepath import Failure, Kind, PackageFiles, Resolver, Target
 from sandbox_server.packages.store import LOCK_NAME, package_folder
 
-__all__ = ["MAX_SENT_BYTES", "Payload", "PackageSet", "code_specifiers"]
+__all__ = ["MAX_SENT_BYTES", "PackageSet", "Payload", "code_specifiers"]
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +56,9 @@ class Payload:
     """What one call sends the isolate about packages.
 
     Attributes:
-        text: JSON text of ``{available, entries, failures, modules}`` for ``js_runtime/packages.js``.
+        text: For ``js_runtime/packages.js``: a line of JSON (``{available, entries, failures, modules}``, each module
+            with the range of its source), then the sources, one after another, all ASCII, neither escaped nor
+            parsed on the way.
         builtins: Node built-in modules the sent modules require.
         sources: The sent sources, to find the globals they use (``process``, ``Buffer``, web APIs).
     """
@@ -137,7 +139,8 @@ class PackageSet:
         if not entry.index or file_digest(index_bytes) != entry.index:
             raise TamperedPackage(
                 f"the index of package {key} ({folder / 'index.json'}) does not match the lock: the stored package "
-                f"was changed after it was added; add it again (sandbox-server packages add {entry.name}@{entry.version})"
+                "was changed after it was added; add it again "
+                f"(sandbox-server packages add {entry.name}@{entry.version})"
             )
         index = json.loads(index_bytes)
         digests: dict[str, str] = index["files"]
@@ -162,7 +165,8 @@ class PackageSet:
         cached = self._texts.get((key, path, derived))
         if cached is not None:
             return cached
-        self.package(key)
+        if key not in self._digests:
+            self.package(key)
         digests = self._digests[key + "\0derived"] if derived else self._digests[key]
         expected = digests.get(path)
         file = package_folder(self.root, key) / ("derived" if derived else "files") / path
@@ -171,9 +175,11 @@ class PackageSet:
             entry = self.lock.packages[key]
             raise TamperedPackage(
                 f"{file} does not match the digest its lock recorded: the stored package {key} was changed after it "
-                f"was added, so it is not loaded; add it again (sandbox-server packages add {entry.name}@{entry.version})"
+                "was added, so it is not loaded; add it again "
+                f"(sandbox-server packages add {entry.name}@{entry.version})"
             )
-        text = data.decode("utf-8", "replace")
+        # Every source goes to the isolate as ASCII, taken as it is (derived files are ASCII already).
+        text = ascii_source(data.decode("utf-8", "replace"))
         self._texts[(key, path, derived)] = text
         return text
 
@@ -203,13 +209,14 @@ class PackageSet:
             key, path = order[done]
             done += 1
             record, source = self._record(key, path, ids, order, payload.builtins)
+            records.append(f'{record},"start":{size},"end":{size + len(source)}}}')
             size += len(source)
             if size > MAX_SENT_BYTES:
                 raise PackageError(f"the packages this code imports come to more than {MAX_SENT_BYTES} bytes of source")
             payload.sources.append(source)
-            records.append(record)
         head = json.dumps({"available": self.available, "entries": entries, "failures": failures})
-        payload.text = head[:-1] + ',"modules":[' + ",".join(records) + "]}"
+        manifest = head[:-1] + ',"modules":[' + ",".join(records) + "]}"
+        payload.text = manifest + "\n" + "".join(payload.sources)
         return payload
 
     def _record(
@@ -239,10 +246,10 @@ class PackageSet:
                     deps[_key(kind, specifier)] = _number(ids, order, (result.key, result.path))
         cached = self._records.get((key, path))
         if cached is None:
-            cached = json.dumps({"id": f"{base}/{path}", "format": info.format, "error": info.error, "source": source})
+            cached = json.dumps({"id": f"{base}/{path}", "format": info.format, "error": info.error})[:-1]
             self._records[(key, path)] = cached
         links = json.dumps({"deps": deps, "failures": failed})
-        return cached[:-1] + "," + links[1:], source
+        return cached + "," + links[1:-1], source
 
 
 def _number(ids: dict[tuple[str, str], int], order: list[tuple[str, str]], target: tuple[str, str]) -> int:
@@ -256,6 +263,8 @@ def _read(path: Path, what: str) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError as exc:
-        raise TamperedPackage(f"{what} ({path}) is missing: the packages folder was changed after it was added") from exc
+        raise TamperedPackage(
+            f"{what} ({path}) is missing: the packages folder was changed after it was added"
+        ) from exc
     except OSError as exc:
         raise PackageError(f"cannot read {what} ({path}): {exc}") from exc

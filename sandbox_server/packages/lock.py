@@ -75,7 +75,9 @@ class Lock:
     def to_text(self) -> str:
         data = {
             "lockVersion": LOCK_VERSION,
-            "roots": {name: {"range": root.range, "version": root.version} for name, root in sorted(self.roots.items())},
+            "roots": {
+                name: {"range": root.range, "version": root.version} for name, root in sorted(self.roots.items())
+            },
             "packages": {
                 key: {
                     "name": entry.name,

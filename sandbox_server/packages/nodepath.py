@@ -22,11 +22,62 @@ __all__ = ["BUILTINS", "Failure", "Kind", "PackageFiles", "Resolver", "Target", 
 Kind = Literal["require", "import"]
 
 BUILTINS = frozenset(
-    "assert assert/strict async_hooks buffer child_process cluster console constants crypto dgram "
-    "diagnostics_channel dns dns/promises domain events fs fs/promises http http2 https inspector "
-    "inspector/promises module net os path path/posix path/win32 perf_hooks process punycode querystring "
-    "readline readline/promises repl stream stream/consumers stream/promises stream/web string_decoder sys "
-    "timers timers/promises tls trace_events tty url util util/types v8 vm wasi worker_threads zlib".split()
+    [
+        "assert",
+        "assert/strict",
+        "async_hooks",
+        "buffer",
+        "child_process",
+        "cluster",
+        "console",
+        "constants",
+        "crypto",
+        "dgram",
+        "diagnostics_channel",
+        "dns",
+        "dns/promises",
+        "domain",
+        "events",
+        "fs",
+        "fs/promises",
+        "http",
+        "http2",
+        "https",
+        "inspector",
+        "inspector/promises",
+        "module",
+        "net",
+        "os",
+        "path",
+        "path/posix",
+        "path/win32",
+        "perf_hooks",
+        "process",
+        "punycode",
+        "querystring",
+        "readline",
+        "readline/promises",
+        "repl",
+        "stream",
+        "stream/consumers",
+        "stream/promises",
+        "stream/web",
+        "string_decoder",
+        "sys",
+        "timers",
+        "timers/promises",
+        "tls",
+        "trace_events",
+        "tty",
+        "url",
+        "util",
+        "util/types",
+        "v8",
+        "vm",
+        "wasi",
+        "worker_threads",
+        "zlib",
+    ]
 )
 """Node 20's built-in modules (``require('module').builtinModules``)."""
 
@@ -133,10 +184,7 @@ class Resolver:
         exports = package.manifest.get("exports")
         if exports is not None:
             return self._exports(package, exports, subpath, kind)
-        if subpath == ".":
-            found = self._main(package, kind)
-        else:
-            found = self._file(package, subpath[2:], kind)
+        found = self._main(package, kind) if subpath == "." else self._file(package, subpath[2:], kind)
         return found if found is not None else _missing(specifier, kind, "/main.js")
 
     def _find(self, here: PackageFiles | None, name: str) -> str | None:
@@ -215,7 +263,11 @@ class Resolver:
     @staticmethod
     def _not_exported(package: PackageFiles, subpath: str) -> Failure:
         shown = "" if subpath == "." else subpath
-        what = "No \"exports\" main defined" if subpath == "." else f"Package subpath '{shown}' is not defined by \"exports\""
+        what = (
+            'No "exports" main defined'
+            if subpath == "."
+            else f"Package subpath '{shown}' is not defined by \"exports\""
+        )
         return Failure("ERR_PACKAGE_PATH_NOT_EXPORTED", f"{what} in {package.base}/package.json")
 
 
@@ -229,9 +281,9 @@ def _match(table: dict[str, Any], key: str) -> tuple[Any, str | None] | None:
         if star < 0 or pattern.find("*", star + 1) >= 0:
             continue
         prefix, suffix = pattern[:star], pattern[star + 1 :]
-        if key.startswith(prefix) and key != prefix and key.endswith(suffix) and len(key) >= len(pattern):
-            if best is None or len(prefix) > len(best[0].split("*")[0]):
-                best = (pattern, key[len(prefix) : len(key) - len(suffix)])
+        fits = key.startswith(prefix) and key != prefix and key.endswith(suffix) and len(key) >= len(pattern)
+        if fits and (best is None or len(prefix) > len(best[0].split("*")[0])):
+            best = (pattern, key[len(prefix) : len(key) - len(suffix)])
     if best is None:
         return None
     return table[best[0]], best[1]
@@ -240,9 +292,7 @@ def _match(table: dict[str, Any], key: str) -> tuple[Any, str | None] | None:
 def _target(value: Any, star: str | None, conditions: frozenset[str]) -> str | None:
     """A target string under ``conditions`` (the first condition the package lists that applies), or None."""
     if isinstance(value, str):
-        if star is not None:
-            value = value.replace("*", star)
-        return value
+        return value if star is None else value.replace("*", star)
     if isinstance(value, list):
         for item in value:
             found = _target(item, star, conditions)

@@ -48,7 +48,7 @@ def parse_spec(text: str) -> Wanted:
 
 
 def _checked_range(wanted: str, name: str) -> str:
-    if wanted.startswith(_NOT_REGISTRY) or "/" in wanted and not wanted.startswith("npm:"):
+    if wanted.startswith(_NOT_REGISTRY) or ("/" in wanted and not wanted.startswith("npm:")):
         raise PackageError(
             f"{name}@{wanted}: only versions from the registry can be added (a version, a range such as ^1.2 or "
             "a tag such as latest), since only those come with an integrity to check"

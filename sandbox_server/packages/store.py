@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox_server.errors import PackageError
-from sandbox_server.packages.index import build_index
+from sandbox_server.packages.index import INDEX_VERSION, build_index
 from sandbox_server.packages.integrity import check_integrity, file_digest
 from sandbox_server.packages.lock import Lock, LockedPackage
 from sandbox_server.packages.registry import Registry
@@ -128,7 +128,7 @@ class Store:
         """``entry`` with the digest of its index, downloading and storing the package unless it is there intact."""
         folder = package_folder(self.root, entry.key)
         index_path = folder / "index.json"
-        if index_path.is_file() and entry.index and file_digest(index_path.read_bytes()) == entry.index:
+        if index_path.is_file() and entry.index and _current(index_path.read_bytes(), entry.index):
             return entry
         what = entry.key
         data = registry.tarball(entry.tarball, what)
@@ -171,6 +171,16 @@ class Store:
         for child in store.iterdir():
             if child.name not in keep:
                 _delete(child)
+
+
+def _current(index: bytes, digest: str) -> bool:
+    """Whether a stored index is the one the lock names and was made by this version of the indexer."""
+    if file_digest(index) != digest:
+        return False
+    try:
+        return bool(json.loads(index).get("version") == INDEX_VERSION)
+    except (ValueError, AttributeError):
+        return False
 
 
 def _delete(path: Path) -> None:

@@ -69,7 +69,7 @@ def unpack(data: bytes, what: str) -> dict[str, bytes]:
     total = 0
     try:
         raw = gzip.GzipFile(fileobj=io.BytesIO(data))
-        stream = io.BufferedReader(_Bounded(raw, MAX_UNPACKED_BYTES + 2**20, what))
+        stream = io.BufferedReader(_Bounded(raw, MAX_UNPACKED_BYTES + 2**20, what))  # type: ignore[arg-type]
         with tarfile.open(fileobj=stream, mode="r|") as archive:
             for member in archive:
                 path = _relative(member.name, what)

@@ -136,6 +136,8 @@ class Job:
             it takes always).
         cell: Run the code as a session's cell: its top-level declarations become the isolate's globals, and may be
             declared again by a later cell.
+        packages: Where the npm packages the code may import are (``{"dir", "lock"}``: the packages folder and the
+            digest of the lock the server started with); None when none were added.
     """
 
     code: str
@@ -148,6 +150,7 @@ class Job:
     keep: bool = False
     cell: bool = False
     charts: bool = False
+    packages: Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.timeout_ms < 1:
@@ -268,6 +271,7 @@ def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
         | ({"keep": True} if job.keep else {})
         | ({"cell": True} if job.cell else {})
         | ({"charts": True} if job.charts else {})
+        | ({} if job.packages is None else {"packages": dict(job.packages)})
     )
 
 

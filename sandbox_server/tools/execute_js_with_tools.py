@@ -15,6 +15,7 @@ import mcp_types as types
 
 from sandbox_server.charts import Renderer
 from sandbox_server.data.folder import DataFolder
+from sandbox_server.packages.catalog import Catalog
 from sandbox_server.registry import ToolSpec
 from sandbox_server.sandbox import WorkerPool
 from sandbox_server.sessions import SessionManager
@@ -77,8 +78,10 @@ def execute_js_with_tools_tool(
     folder: DataFolder | None = None,
     sessions: SessionManager | None = None,
     renderer: Renderer | None = None,
+    packages: Catalog | None = None,
 ) -> ToolSpec:
-    """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js``."""
+    """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js`` (and with the same
+    npm ``packages``)."""
     schema = input_schema(settings, folder is not None, brief=True)
 
     def refresh() -> tuple[str, types.ToolAnnotations]:
@@ -91,7 +94,7 @@ def execute_js_with_tools_tool(
         description=description,
         input_schema=schema,
         output_schema=_output_schema(),
-        handler=js_handler(settings, pool, folder, directory, sessions, renderer),
+        handler=js_handler(settings, pool, folder, directory, sessions, renderer, packages),
         icon="execute_js",
         annotations=annotations,
         structure_argument_error=structure_argument_error,

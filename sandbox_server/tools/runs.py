@@ -15,6 +15,7 @@ from sandbox_server.data.files import FilesLimits, build_payload, check_frame_ro
 from sandbox_server.data.folder import DataFile, DataFolder, Stop, off_the_loop
 from sandbox_server.data.nodefs import FsBudget, FsService, preload_entries, preload_names, uses_fs
 from sandbox_server.errors import ArgumentError
+from sandbox_server.packages.catalog import Catalog
 from sandbox_server.registry import CallContext, Handler
 from sandbox_server.results import ToolResult
 from sandbox_server.sandbox import Job, WorkerPool
@@ -52,10 +53,11 @@ def js_handler(
     directory: Directory | None = None,
     sessions: SessionManager | None = None,
     renderer: Renderer | None = None,
+    packages: Catalog | None = None,
 ) -> Handler:
     """The handler of a JavaScript tool: with a ``directory``, its code also has the global ``tools``; with
     ``sessions``, a call that names a ``session`` runs in that session's isolate; with a ``renderer``, ``display()``
-    takes charts and SVG too."""
+    takes charts and SVG too; with ``packages``, the code may import the npm packages added."""
     files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
     call_limits = CallLimits(timeout_s=settings.tool_call_timeout_s, result_bytes=settings.max_tool_result_bytes)
 
@@ -131,6 +133,7 @@ def js_handler(
             data_folder=folder is not None,
             tools=directory.manifest() if directory is not None else None,
             charts=renderer is not None,
+            packages=None if packages is None else packages.request(),
         )
 
         async def run_job() -> tuple[dict[str, Any], SessionRun | None]:
