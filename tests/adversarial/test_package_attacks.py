@@ -34,11 +34,15 @@ const found = {};
 found.env = process.env.SECRET_TOKEN;
 found.envKeys = Object.keys(process.env).length;
 try { found.globalEnv = globalThis.process.env.HOME; } catch (error) { found.globalEnv = error.code; }
-try { found.viaFunction = Function('return this')().process.env.PATH; } catch (error) { found.viaFunction = error.code; }
+try { found.viaFunction = Function('return this')().process.env.PATH; }
+catch (error) { found.viaFunction = error.code; }
 try { require('child_process'); } catch (error) { found.childProcess = error.code; }
-try { require('fs').readFileSync('/etc/passwd', 'utf8'); found.passwd = 'read'; } catch (error) { found.passwd = error.code || error.name; }
-try { require('fs').writeFileSync('/tmp/x', 'x'); found.write = 'written'; } catch (error) { found.write = error.code || error.name; }
-found.hostNames = Object.getOwnPropertyNames(globalThis).filter((n) => /mini|racer|python|host|notify|deliver|timer_manager/i.test(n));
+try { require('fs').readFileSync('/etc/passwd', 'utf8'); found.passwd = 'read'; }
+catch (error) { found.passwd = error.code || error.name; }
+try { require('fs').writeFileSync('/tmp/x', 'x'); found.write = 'written'; }
+catch (error) { found.write = error.code || error.name; }
+const hostish = /mini|racer|python|host|notify|deliver|timer_manager/i;
+found.hostNames = Object.getOwnPropertyNames(globalThis).filter((n) => hostish.test(n));
 module.exports = found;
 """
 
@@ -59,14 +63,32 @@ def registry() -> Any:
     fake = FakeRegistry()
     _publish(fake, "snoop", package_files("snoop", "1.0.0", {"index.js": SNOOP}))
     _publish(fake, "loops", package_files("loops", "1.0.0", {"index.js": "while (true) {}"}))
-    _publish(fake, "hog", package_files("hog", "1.0.0", {"index.js": "const a = []; for (;;) a.push(new Array(1e5).fill(1));"}))
+    _publish(
+        fake,
+        "hog",
+        package_files("hog", "1.0.0", {"index.js": "const a = []; for (;;) a.push(new Array(1e5).fill(1));"}),
+    )
     _publish(fake, "fine", package_files("fine", "1.0.0", {"index.js": "module.exports = 'fine';"}))
     _publish(fake, "climb", [*package_files("climb", "1.0.0", {}), Member("package/../../escaped.js", b"x")])
     _publish(fake, "absolute", [*package_files("absolute", "1.0.0", {}), Member("/tmp/absolute.js", b"x")])
-    _publish(fake, "symlink", [*package_files("symlink", "1.0.0", {}), Member("package/out", link="../../../etc", kind="sym")])
-    _publish(fake, "hardlink", [*package_files("hardlink", "1.0.0", {}), Member("package/out", link="../../etc/passwd", kind="hard")])
-    _publish(fake, "inner-link", [*package_files("inner-link", "1.0.0", {"a.js": "module.exports = 1;"}),
-                                  Member("package/b.js", link="a.js", kind="sym")])
+    _publish(
+        fake,
+        "symlink",
+        [*package_files("symlink", "1.0.0", {}), Member("package/out", link="../../../etc", kind="sym")],
+    )
+    _publish(
+        fake,
+        "hardlink",
+        [*package_files("hardlink", "1.0.0", {}), Member("package/out", link="../../etc/passwd", kind="hard")],
+    )
+    _publish(
+        fake,
+        "inner-link",
+        [
+            *package_files("inner-link", "1.0.0", {"a.js": "module.exports = 1;"}),
+            Member("package/b.js", link="a.js", kind="sym"),
+        ],
+    )
     _publish(fake, "liar", package_files("liar", "1.0.0", {"index.js": "module.exports = 'evil';"}))
     fake.integrity[("liar", "1.0.0")] = "sha512-" + base64.b64encode(hashlib.sha512(b"other bytes").digest()).decode()
     _publish(fake, "huge", package_files("huge", "1.0.0", {"big.js": "//" + "x" * 300_000}))
@@ -166,8 +188,9 @@ async def test_a_package_runs_under_the_calls_time_and_memory_limits(client: Cli
     "pollution",
     [
         pytest.param("Object.prototype['r:fine'] = 0; Object.prototype.deps = { 'r:fine': 0 };", id="tables"),
-        pytest.param("Object.defineProperty(Object.prototype, 'source', { get() { return 'HIJACKED'; } });",
-                     id="source-getter"),
+        pytest.param(
+            "Object.defineProperty(Object.prototype, 'source', { get() { return 'HIJACKED'; } });", id="source-getter"
+        ),
         pytest.param("Object.prototype.get = () => 'HIJACKED'; Object.prototype.value = 'HIJACKED';", id="descriptors"),
         pytest.param("Array.prototype.push = function () { throw new Error('HIJACKED'); };", id="array-push"),
         pytest.param("JSON.parse = () => ({}); String.prototype.slice = () => 'HIJACKED';", id="builtins"),

@@ -83,7 +83,7 @@ def serving(registry: FakeRegistry) -> Iterator[FakeRegistry]:
     """Serve ``registry`` on 127.0.0.1 until the block ends."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        def do_GET(self) -> None:
             path = self.path.lstrip("/").replace("%2f", "/").replace("%2F", "/")
             registry.requests.append(path)
             body: bytes | None = None

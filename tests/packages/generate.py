@@ -44,8 +44,10 @@ def main() -> None:
             )
             if done.returncode != 0:
                 raise SystemExit(f"{snippet.name} failed in Node: {done.stderr}")
-            expected[snippet.name] = {"stdout": done.stdout, "node": subprocess.check_output(["node", "--version"],
-                                                                                             text=True).strip()}
+            expected[snippet.name] = {
+                "stdout": done.stdout,
+                "node": subprocess.check_output(["node", "--version"], text=True).strip(),
+            }
     EXPECTED.write_text(json.dumps(expected, indent=2, ensure_ascii=False) + "\n")
 
 

@@ -29,8 +29,7 @@ def registry() -> Iterator[FakeRegistry]:
     publish(fake, "left", "1.0.0", {"index.js": "module.exports = 'left 1.0.0';"})
     publish(fake, "left", "1.2.0", {"index.js": "module.exports = 'left 1.2.0';"})
     publish(fake, "left", "2.0.0", {"index.js": "module.exports = 'left 2.0.0';"})
-    publish(fake, "right", "3.1.0", {"index.js": "module.exports = require('left');"},
-            dependencies={"left": "^1.0.0"})
+    publish(fake, "right", "3.1.0", {"index.js": "module.exports = require('left');"}, dependencies={"left": "^1.0.0"})
     with serving(fake) as served:
         yield served
 
@@ -109,10 +108,18 @@ def test_the_command_line_adds_lists_and_removes(
     [
         pytest.param({}, "", PUBLIC_REGISTRY, id="public"),
         pytest.param({}, "registry=https://npm.example.com/r\n", "https://npm.example.com/r/", id="npmrc"),
-        pytest.param({"npm_config_registry": "https://a.example/"}, "registry=https://b.example/", "https://a.example/",
-                     id="npm-config-over-npmrc"),
-        pytest.param({"SANDBOX_NPM_REGISTRY": "https://c.example", "npm_config_registry": "https://a.example/"}, "",
-                     "https://c.example/", id="sandbox-over-all"),
+        pytest.param(
+            {"npm_config_registry": "https://a.example/"},
+            "registry=https://b.example/",
+            "https://a.example/",
+            id="npm-config-over-npmrc",
+        ),
+        pytest.param(
+            {"SANDBOX_NPM_REGISTRY": "https://c.example", "npm_config_registry": "https://a.example/"},
+            "",
+            "https://c.example/",
+            id="sandbox-over-all",
+        ),
     ],
 )
 def test_the_registry_follows_npm_settings_with_the_sandbox_variable_first(

@@ -53,15 +53,27 @@ async def run(client: Client, code: str) -> dict[str, Any]:
         pytest.param("require('plain/sub')", "'folder index'", id="folder-index"),
         pytest.param("require('plain/data').answer", "42", id="json-by-extension"),
         pytest.param("require('plain/hash')", "'86f7e437faa5a7fce15d1ddcb9eaeaea377667b8'", id="builtin-in-package"),
-        pytest.param("const m = require('plain'); [m.internal, m.dir, m.file, m.same].join()",
-                     "'folder index,/node_modules/plain,/node_modules/plain/main.js,true'", id="imports"),
-        pytest.param("import * as live from 'live';\nlive.bump(); live.bump(); [live.count, live.seen()]", "[ 2, 2 ]",
-                     id="live-binding-and-cycle"),
+        pytest.param(
+            "const m = require('plain'); [m.internal, m.dir, m.file, m.same].join()",
+            "'folder index,/node_modules/plain,/node_modules/plain/main.js,true'",
+            id="imports",
+        ),
+        pytest.param(
+            "import * as live from 'live';\nlive.bump(); live.bump(); [live.count, live.seen()]",
+            "[ 2, 2 ]",
+            id="live-binding-and-cycle",
+        ),
         pytest.param("import { shadow } from 'live';\nshadow(5)", "10", id="shadowed-import"),
-        pytest.param("import anonymous from 'live';\n[anonymous.name, anonymous()]", "[ 'default', 'anonymous' ]",
-                     id="anonymous-default"),
-        pytest.param("Object.keys(await import('live'))", "[ 'bump', 'count', 'default', 'seen', 'shadow' ]",
-                     id="namespace-sorted"),
+        pytest.param(
+            "import anonymous from 'live';\n[anonymous.name, anonymous()]",
+            "[ 'default', 'anonymous' ]",
+            id="anonymous-default",
+        ),
+        pytest.param(
+            "Object.keys(await import('live'))",
+            "[ 'bump', 'count', 'default', 'seen', 'shadow' ]",
+            id="namespace-sorted",
+        ),
         pytest.param("require('live').count", "0", id="require-of-an-es-module"),
     ],
 )
@@ -81,11 +93,13 @@ async def test_package_code_sees_an_empty_frozen_environment_and_the_code_keeps_
 @pytest.mark.parametrize(
     ("code", "words"),
     [
-        pytest.param("require('left-pad')", ["sandbox-server packages add left-pad", "dual, live, plain"],
-                     id="not-added"),
+        pytest.param(
+            "require('left-pad')", ["sandbox-server packages add left-pad", "dual, live, plain"], id="not-added"
+        ),
         pytest.param("import x from '@scope/thing/sub';", ["packages add @scope/thing"], id="scoped-not-added"),
-        pytest.param("require('dual/hidden')", ["Package subpath './hidden' is not defined by \"exports\""],
-                     id="not-exported"),
+        pytest.param(
+            "require('dual/hidden')", ["Package subpath './hidden' is not defined by \"exports\""], id="not-exported"
+        ),
         pytest.param("const n = 'dual'; require(n)", ["names it with a string literal"], id="computed-name"),
         pytest.param("require('plain/spawn')", ["child_process", "runs programs on the host"], id="child-process"),
         pytest.param("require('plain/throws')", ["first load fails"], id="throwing-module"),
