@@ -30,9 +30,9 @@ from sandbox_server.backlog import Backlog
 from sandbox_server.charts import Renderer, charts_available
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.data.resources import DataResources
-from sandbox_server.errors import ArgumentError, ConfigurationError, PackageError, ToolError
+from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
-from sandbox_server.packages.catalog import Catalog
+from sandbox_server.packages.catalog import server_catalog
 from sandbox_server.registry import CallContext, Registry, ToolSpec
 from sandbox_server.results import ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
@@ -128,7 +128,7 @@ class App:
             ),
         )
         renderer = Renderer() if charts_available() else None
-        packages = _packages(settings)
+        packages = server_catalog(settings.packages_path)
         registry = Registry(
             [*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer, packages)]
         )
@@ -184,16 +184,6 @@ class App:
                 f"{spec.name} failed because of an internal error in the server; the call can be retried.",
                 kind="internal",
             )
-
-
-def _packages(settings: Settings) -> Catalog | None:
-    """The npm packages added to the packages folder, read once at start-up; an unreadable lock stops the start."""
-    try:
-        return Catalog.open(settings.packages_path)
-    except PackageError as exc:
-        raise ConfigurationError(
-            f"{exc}; fix the lock or add the packages again (sandbox-server packages add)"
-        ) from exc
 
 
 def build_server(settings: Settings | None = None, *, app: App | None = None) -> Server[App]:

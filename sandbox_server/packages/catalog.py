@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox_server.errors import PackageError
+from sandbox_server.errors import ConfigurationError, PackageError
 from sandbox_server.packages.integrity import file_digest
 from sandbox_server.packages.lock import Lock
 from sandbox_server.packages.store import LOCK_NAME
 
-__all__ = ["Catalog"]
+__all__ = ["Catalog", "server_catalog"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,3 +49,12 @@ class Catalog:
     def request(self) -> dict[str, str]:
         """What a run request carries so that its worker finds the packages."""
         return {"dir": str(self.folder), "lock": self.digest}
+
+
+def server_catalog(folder: Path) -> Catalog | None:
+    """The packages a server starting now offers; an unreadable lock stops the start (ConfigurationError)."""
+    try:
+        return Catalog.open(folder)
+    except PackageError as exc:
+        message = f"{exc}; fix the lock or add the packages again (sandbox-server packages add)"
+        raise ConfigurationError(message) from exc
