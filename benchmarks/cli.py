@@ -23,6 +23,7 @@ from benchmarks import (
     machine,
     memory,
     node_first_use,
+    packages,
     peer,
     peer_options,
     sessions,
@@ -41,7 +42,7 @@ __all__ = ["CODE_MODE_SECTIONS", "SESSIONS_SECTIONS", "Run", "main", "run"]
 
 CODE_MODE_SECTIONS = 3
 SESSIONS_SECTIONS = 3
-SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS + 1
+SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS + 2
 
 
 class Run:
@@ -93,6 +94,7 @@ class Run:
         await self.measure_code_mode()
         await self.measure_sessions()
         await self.add("charts", lambda: charts.measure(plan, progress))
+        await self.add("packages", lambda: packages.measure(plan, progress))
 
     async def measure_code_mode(self) -> None:
         """Sections 12 to 14, on one sandbox-server with the records test server upstream and a direct client."""

@@ -44,6 +44,7 @@ _FILES = (
     "deferred.js",
     "web.js",
     "node.js",
+    "packages.js",
     "text.js",
     "output.js",
     "objects.js",

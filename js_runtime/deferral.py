@@ -44,6 +44,7 @@ FILE_GROUPS: dict[str, str] = {
     "journal.js": "journal",
     "completion.js": "async",
     "node.js": "node",
+    "packages.js": "packages",
     "web.js": "web",
     "host.js": "host",
     "files.js": "files",

@@ -48,6 +48,7 @@ function workerRequest() {
     case 'warmUp': return warmUp();
     case 'deferredLoaded': return deferredLoaded();
     case 'compileGroups': return compileCommonGroups();
+    case 'packages': return offerPackages(body);
     case 'connect': return connect(arguments[0], body);
     default: return false;
   }

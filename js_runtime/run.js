@@ -81,6 +81,7 @@ function parseOptions(optionsJson) {
         runState.memory = { __proto__: null, used: used.value, total: total.value };
       }
     }
+    takePackages(describe(parsed, 'packages')); // packages.js: the npm modules the code names
     const nodeModules = describe(parsed, 'nodeModules');
     if (nodeModules !== undefined) {
       provideNodeModules(nodeModules.value);

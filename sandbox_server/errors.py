@@ -9,6 +9,8 @@ Everything raised on purpose inside ``sandbox_server`` derives from :class:`Sand
     ├── ConfigurationError   a setting has a value that cannot be used; raised at start-up
     ├── ConsentUnavailable   the user cannot be asked to allow an action
     ├── ConsentPending       the user must be asked, and the run pauses until the client retries with the answer
+    ├── PackageError         an npm package could not be added, read or verified (see sandbox_server.packages)
+    │   └── TamperedPackage  a stored package file no longer matches what its lock recorded
     └── SandboxError         the JavaScript execution machinery itself failed
         └── PoolClosedError  a job was submitted to a worker pool that is shut down
 
@@ -26,10 +28,12 @@ __all__ = [
     "ConfigurationError",
     "ConsentPending",
     "ConsentUnavailable",
+    "PackageError",
     "PathRefused",
     "PoolClosedError",
     "SandboxError",
     "SandboxServerError",
+    "TamperedPackage",
     "ToolError",
 ]
 
@@ -68,6 +72,14 @@ class PathRefused(ArgumentError):
 
 class ConfigurationError(SandboxServerError):
     """A setting (flag or environment variable) has a value the server cannot use."""
+
+
+class PackageError(SandboxServerError):
+    """An npm package could not be resolved, downloaded, checked, stored or read; the message says which and why."""
+
+
+class TamperedPackage(PackageError):
+    """A stored package file (or its index) no longer has the digest its lock recorded when it was added."""
 
 
 class ConsentUnavailable(SandboxServerError):

@@ -36,6 +36,7 @@ from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
 from sandbox_server.journal import MemoryStore, StateKeys, StateStore, state_keys_from
 from sandbox_server.journal.problems import RequestStateProblems
+from sandbox_server.packages.catalog import server_catalog
 from sandbox_server.registry import CallContext, Registry, Resume, ToolSpec
 from sandbox_server.results import InputRequired, ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
@@ -144,8 +145,10 @@ class App:
             keys,
         )
         renderer = Renderer() if charts_available() else None
-
-        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer)])
+        packages = server_catalog(settings.packages_path)
+        registry = Registry(
+            [*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer, packages)]
+        )
         upstreams = directory = listeners = None
         if settings.upstream is not None:
             listeners = ToolListListeners()
@@ -158,7 +161,9 @@ class App:
             )
             directory = Directory(upstreams)
             paused = PausedRuns(store, settings.state_ttl_s, settings.max_journal_bytes)
-            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer, paused))
+            registry.add(
+                execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer, paused, packages)
+            )
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         return cls(

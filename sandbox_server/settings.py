@@ -150,6 +150,11 @@ class Settings(BaseSettings):
     data_dir: Path | None = Field(
         None, description="folder whose files execute_js may read and resources/read returns (off when unset)"
     )
+    packages_dir: Path | None = Field(
+        None,
+        description="folder of the npm packages code may import (sandbox-server packages add); default: a per-user "
+        "data folder",
+    )
     max_files: int = Field(DEFAULT_MAX_FILES, ge=1, description="most data-folder files per execute_js call")
     max_files_bytes: int = Field(
         DEFAULT_MAX_FILES_BYTES, ge=1, description="most bytes of data-folder files per execute_js call"
@@ -247,7 +252,14 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("data_dir", mode="before")
+    @property
+    def packages_path(self) -> Path:
+        """The packages folder: ``packages_dir``, or ``packages`` in the per-user data folder."""
+        from sandbox_server.packages.config import default_packages_dir
+
+        return default_packages_dir() if self.packages_dir is None else self.packages_dir.expanduser().absolute()
+
+    @field_validator("data_dir", "packages_dir", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # SANDBOX_DATA_DIR= must not become Path(""), which is the current directory.

@@ -1,5 +1,6 @@
 """Command line: ``serve`` (the default) runs the server; ``tools list|call`` and ``resources list|read`` talk to one
-as a client (:mod:`.client`). The flags are in :mod:`.flags`, the explanations of a client's failures in
+as a client (:mod:`.client`); ``packages add|list|remove`` manage the npm packages code may import
+(:mod:`.packages`). The flags are in :mod:`.flags`, the explanations of a client's failures in
 :mod:`.errors`."""
 
 from __future__ import annotations
@@ -114,6 +115,10 @@ def _run(argv: Sequence[str] | None) -> int:
             reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
             sys.stderr.write(f"sandbox-server: {reason}\n")
             return 1
+    if args.command == "packages":
+        from sandbox_server.cli.packages import packages_command
+
+        return packages_command(args, settings)
     if args.command == "upstream":
         from sandbox_server.cli.upstream import upstream_command
 

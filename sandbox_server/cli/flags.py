@@ -9,6 +9,7 @@ import re
 
 from pydantic_core import ErrorDetails
 
+from sandbox_server.cli.packages import add_packages_parser
 from sandbox_server.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 
 __all__ = ["build_parser", "configuration_problem", "settings_env", "settings_from"]
@@ -24,6 +25,7 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
     ("--workers", "workers", int, "JavaScript worker processes (default: number of CPUs)"),
     ("--timezone", "timezone", str, "time zone the JavaScript code sees (IANA name)"),
     ("--data-dir", "data_dir", str, "folder whose files execute_js may read and resources publish (default: none)"),
+    ("--packages-dir", "packages_dir", str, "folder of the npm packages code may import (default: per-user data)"),
     ("--max-files", "max_files", int, "most data-folder files one execute_js call may name"),
     ("--max-files-bytes", "max_files_bytes", int, "most bytes of data-folder files one execute_js call may name"),
     ("--max-resource-bytes", "max_resource_bytes", int, "largest data-folder file resources/read returns"),
@@ -180,6 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--json", action="store_true", help="print the whole resources/read result as JSON")
     _add_client_flags(read)
     _add_setting_flags(read)
+
+    add_packages_parser(commands)
 
     upstream = commands.add_parser(
         "upstream", help="connect to the --upstream servers and list their tools and what code may do with each"

@@ -171,6 +171,8 @@ class Job:
         journal: Record the run's nondeterminism and replay this prefix first (``seed``, ``random``, ``clock``,
             ``events``, optionally ``memory``; see ``js_runtime/journal.js``); its outcome then carries ``journal``.
         control: Lets the caller pause the job while it runs (see :class:`RunControl`).
+        packages: Where the npm packages the code may import are (``{"dir", "lock"}``: the packages folder and the
+            digest of the lock the server started with); None when none were added.
     """
 
     code: str
@@ -185,6 +187,7 @@ class Job:
     charts: bool = False
     journal: Mapping[str, Any] | None = None
     control: RunControl | None = field(default=None, compare=False)
+    packages: Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.timeout_ms < 1:
@@ -306,6 +309,7 @@ def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
         | ({"cell": True} if job.cell else {})
         | ({"charts": True} if job.charts else {})
         | ({} if job.journal is None else {"journal": dict(job.journal)})
+        | ({} if job.packages is None else {"packages": dict(job.packages)})
     )
 
 

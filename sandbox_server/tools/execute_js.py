@@ -7,6 +7,7 @@ from typing import Any
 from sandbox_server.charts import Renderer
 from sandbox_server.data.files import FORMATS
 from sandbox_server.data.folder import DataFolder
+from sandbox_server.packages.catalog import Catalog
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec
 from sandbox_server.sandbox import WorkerPool
 from sandbox_server.sessions import SessionManager
@@ -54,7 +55,7 @@ Intl (full ICU), Temporal, WebAssembly, timers, structuredClone, TextEncoder/Tex
 URL/URLSearchParams, performance.now, crypto (getRandomValues, randomUUID, subtle: digest, HMAC, PBKDF2, HKDF). \
 Node 20's pure modules by require or import: buffer/Buffer, crypto (hashes, HMAC, random \
 bytes, timingSafeEqual, pbkdf2), util, path, url, querystring, string_decoder, events, assert, timers, os \
-constants, process (argv, stdout.write, exit, hrtime). Not available: network (fetch), packages, \
+constants, process (argv, stdout.write, exit, hrtime).{{packages}} Not available: network (fetch), {{no_packages}}\
 process.env, child processes, writing files, the DOM.
 
 Limits: {settings.default_timeout_ms} ms by default, {settings.memory_limit_mb} MiB of memory, output capped at \
@@ -63,6 +64,16 @@ message, line and column, and a hint for Node or browser habits.
 
 Example: code `input.map(r => r.price * r.qty).reduce((a, b) => a + b, 0)` with input \
 `[{{"price": 2.5, "qty": 4}}, {{"price": 10, "qty": 1}}]` gives `Result: 20`."""
+
+
+def _with_packages(description: str, packages: Catalog | None) -> str:
+    """The description naming the npm packages added (their dependencies are not named)."""
+    if packages is None:
+        return description.replace("{packages}", "").replace("{no_packages}", "packages, ")
+    names = ", ".join(packages.names)
+    return description.replace("{packages}", f" npm packages (import or require): {names}.").replace(
+        "{no_packages}", "other packages, "
+    )
 
 
 def _files_description(settings: Settings) -> str:
@@ -236,10 +247,11 @@ def execute_js_tool(
     folder: DataFolder | None = None,
     sessions: SessionManager | None = None,
     renderer: Renderer | None = None,
+    packages: Catalog | None = None,
 ) -> ToolSpec:
     """The ``execute_js`` tool bound to a worker pool; with a data ``folder``, it takes a ``files`` argument; with
-    ``sessions``, a ``session`` argument keeps state between calls."""
-    description = _description(settings)
+    ``sessions``, a ``session`` argument keeps state between calls; with ``packages``, its code may import them."""
+    description = _with_packages(_description(settings), packages)
     if renderer is not None:
         description += _CHARTS_DESCRIPTION
     if folder is not None:
@@ -250,7 +262,7 @@ def execute_js_tool(
         description=description,
         input_schema=input_schema(settings, folder is not None),
         output_schema=OUTPUT_SCHEMA,
-        handler=js_handler(settings, pool, folder, sessions=sessions, renderer=renderer),
+        handler=js_handler(settings, pool, folder, sessions=sessions, renderer=renderer, packages=packages),
         icon="execute_js",
         annotations=PURE_COMPUTATION,
         structure_argument_error=structure_argument_error,

@@ -15,6 +15,7 @@ import mcp_types as types
 
 from sandbox_server.charts import Renderer
 from sandbox_server.data.folder import DataFolder
+from sandbox_server.packages.catalog import Catalog
 from sandbox_server.registry import ToolSpec
 from sandbox_server.sandbox import WorkerPool
 from sandbox_server.sessions import SessionManager
@@ -79,9 +80,10 @@ def execute_js_with_tools_tool(
     sessions: SessionManager | None = None,
     renderer: Renderer | None = None,
     paused: PausedRuns | None = None,
+    packages: Catalog | None = None,
 ) -> ToolSpec:
-    """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js``; with ``paused``,
-    runs that need the user's consent on the current revision pause and resume."""
+    """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js`` (and with the same
+    npm ``packages``); with ``paused``, runs that need the user's consent on the current revision pause and resume."""
     schema = input_schema(settings, folder is not None, brief=True)
 
     def refresh() -> tuple[str, types.ToolAnnotations]:
@@ -94,7 +96,7 @@ def execute_js_with_tools_tool(
         description=description,
         input_schema=schema,
         output_schema=_output_schema(),
-        handler=js_handler(settings, pool, folder, directory, sessions, renderer, paused),
+        handler=js_handler(settings, pool, folder, directory, sessions, renderer, paused, packages),
         icon="execute_js",
         annotations=annotations,
         structure_argument_error=structure_argument_error,

@@ -22,6 +22,7 @@ from sandbox_server.data.folder import DataFile, DataFolder, Stop, off_the_loop
 from sandbox_server.data.nodefs import FsBudget, FsService, preload_entries, preload_names, uses_fs
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.journal import JournalingHost, RunJournal
+from sandbox_server.packages.catalog import Catalog
 from sandbox_server.registry import CallContext, Handler
 from sandbox_server.results import InputRequired, ToolResult
 from sandbox_server.sandbox import Job, WorkerPool
@@ -66,12 +67,13 @@ def js_handler(
     sessions: SessionManager | None = None,
     renderer: Renderer | None = None,
     paused: PausedRuns | None = None,
+    packages: Catalog | None = None,
 ) -> Handler:
     """The handler of a JavaScript tool: with a ``directory``, its code also has the global ``tools``; with
     ``sessions``, a call that names a ``session`` runs in that session; with a ``renderer``, ``display()`` takes
     charts and SVG too; with ``paused``, a run whose code needs the user's consent on the current revision pauses
-    and resumes (``tools/resumable.py``)."""
-    return JsRuns(settings, pool, folder, directory, sessions, renderer, paused)
+    and resumes (``tools/resumable.py``); with ``packages``, the code may import the npm packages added."""
+    return JsRuns(settings, pool, folder, directory, sessions, renderer, paused, packages)
 
 
 @dataclass(slots=True)
@@ -97,6 +99,7 @@ class JsRuns:
         sessions: SessionManager | None,
         renderer: Renderer | None,
         paused: PausedRuns | None,
+        packages: Catalog | None = None,
     ) -> None:
         self._settings = settings
         self._pool = pool
@@ -105,6 +108,7 @@ class JsRuns:
         self._sessions = sessions
         self._renderer = renderer
         self._paused = paused
+        self._packages = packages
         self._tool = "execute_js_with_tools" if directory is not None else "execute_js"
         self._files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
         self._call_limits = CallLimits(
@@ -287,6 +291,7 @@ class JsRuns:
             data_folder=self._folder is not None,
             tools=self._directory.manifest() if self._directory is not None else None,
             charts=self._renderer is not None,
+            packages=None if self._packages is None else self._packages.request(),
             journal=journal.worker_spec() if journal is not None else None,
             control=control,
         )

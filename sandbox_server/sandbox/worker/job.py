@@ -42,6 +42,7 @@ from sandbox_server.sandbox.worker.options import (
     web_sources,
     web_sources_for_node,
 )
+from sandbox_server.sandbox.worker.packaging import job_packages
 
 __all__ = ["execute"]
 
@@ -148,6 +149,11 @@ async def execute(
     timeout_ms: int = request["timeoutMs"]
     node = node_sources(code)
     preload = node_preload(code) if node is not None else []
+    packages = job_packages(request, code)  # the npm packages the code names (packaging.py)
+    if isinstance(packages, dict):
+        return failure_outcome(packages, 0.0)
+    if packages is not None:
+        node = {**(node or {}), **packages.node}
     journal = journal_options(request["journal"]) if "journal" in request else None
     reads_memory = node is not None and "memoryUsage" in code
     memory = journal.memory if journal is not None and journal.memory is not None else None
@@ -156,7 +162,7 @@ async def execute(
         seed=journal.seed if journal is not None else True,
         journal=journal.spec if journal is not None else None,
         completion=completion_hint(run_code, last_statement),
-        modules=web_sources(code, web_sources_for_node(node or {})),
+        modules=web_sources(code, web_sources_for_node(node or {}) | (packages.web if packages else set())),
         web_preload=web_preload(code, web_sources_for_node(preload)),
         node_modules=node,
         node_preload=preload,
@@ -168,6 +174,9 @@ async def execute(
         charts=request.get("charts") is True,
         cell_names=cell.names if cell is not None else (),
     )
+    if packages is not None:
+        options = packages.options(options)
+        await packages.offer(isolate)
     code = run_code
     loop = asyncio.get_running_loop()
     started = loop.time()

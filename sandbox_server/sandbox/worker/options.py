@@ -21,6 +21,7 @@ __all__ = [
     "node_sources",
     "run_options",
     "tracks_iterators",
+    "web_needs",
     "web_preload",
     "web_sources",
 ]
@@ -178,16 +179,21 @@ _NODE_MODULES = js_runtime.node_modules()
 _NODE_GLOBALS = {name: module.id for module in _NODE_MODULES.values() for name in module.globals}
 # A module named in a require, an import or an export-from: `require('node:crypto')`, `from "path"`, `import('fs')`.
 _NODE_SPECIFIER = re.compile(
-    r"""(?:\b(?:require|__import|import)\s*\(|\bfrom|\bimport)\s*(['"`])(?:node:)?([A-Za-z_][\w./-]*)\1"""
+    r"""(?:\b(?:require|__import|__importStatic|import)\s*\(|\bfrom|\bimport)\s*(['"`])(?:node:)?([A-Za-z_][\w./-]*)\1"""
 )
 # Words that make a run offer require (and module, exports, __dirname, __filename), whatever they name.
-_NODE_WORDS = re.compile(r"\b(?:require|module|exports|import|export|__import|__dirname|__filename)\b")
+_NODE_WORDS = re.compile(r"\b(?:require|module|exports|import|export|__import|__importStatic|__dirname|__filename)\b")
 # A require or import whose argument is not a string literal may name any module.
-_DYNAMIC_SPECIFIER = re.compile(r"""\b(?:require|import|__import)\s*\(\s*(?!['"`])""")
+_DYNAMIC_SPECIFIER = re.compile(r"""\b(?:require|import|__import|__importStatic)\s*\(\s*(?!['"`])""")
 
 
 def _web_needs(source: str) -> set[str]:
     return {_WEB_NAMES[name] for name in _WEB_NAME.findall(source)}
+
+
+def web_needs(source: str) -> set[str]:
+    """The web modules whose globals ``source`` names (for the sources of npm packages a job loads)."""
+    return _web_needs(source)
 
 
 _NODE_WEB_NEEDS = {module_id: _web_needs(module.source) for module_id, module in _NODE_MODULES.items()}
