@@ -53,7 +53,7 @@ async def _timed(server: RunningServer, code: str) -> tuple[float, float, Any]:
 
 async def measure(plan: Plan, progress: Progress) -> Section:
     progress.section("npm packages")
-    section = Section("packages", "18. npm packages: no cost without use, and the first import of each")
+    section = Section("packages", "20. npm packages: no cost without use, and the first import of each")
     with tempfile.TemporaryDirectory(prefix="sandbox-bench-packages-") as directory:
         with_packages, without = Path(directory) / "with", Path(directory) / "without"
         without.mkdir()

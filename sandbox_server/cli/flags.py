@@ -51,6 +51,14 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
     ("--max-sessions-per-client", "max_sessions_per_client", int, "sessions one client may have at once"),
     ("--session-idle-timeout-s", "session_idle_timeout_s", float, "seconds before an unused session ends"),
     ("--session-max-age-s", "session_max_age_s", float, "seconds after which a session ends, used or not"),
+    (
+        "--session-rebuild-timeout-s",
+        "session_rebuild_timeout_s",
+        float,
+        "seconds a session may take to be rebuilt from its journal",
+    ),
+    ("--state-ttl-s", "state_ttl_s", float, "seconds a run paused for the user's consent waits for the answer"),
+    ("--max-journal-bytes", "max_journal_bytes", int, "largest journal of a paused run or a session, as JSON"),
 ]
 
 
