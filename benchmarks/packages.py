@@ -1,4 +1,4 @@
-"""Section 18: npm packages: what a call that imports none costs with packages added, and the first import of each.
+"""Section 20: npm packages: what a call that imports none costs with packages added, and the first import of each.
 
 Two servers run side by side, one with the packages of ``tests/packages/fixture.lock.json`` added (downloaded once
 into a temporary folder, checked like any ``packages add --lock``) and one without; `1+1` calls alternate between
