@@ -199,3 +199,10 @@ def test_the_command_line_runs_several_calls_in_one_session() -> None:
     first, second = ran.stdout.split("\n---\n")
     assert 'Session "s": new' in first
     assert second.startswith("Result: 42") and 'Session "s": call 2' in second
+
+
+async def test_a_session_longer_than_a_name_that_is_no_handle_is_an_argument_error(server: Server) -> None:
+    async with server.connect() as one:
+        refused = await one.call("1", session="a" * 65)
+        assert refused["error"]["kind"] == "arguments"
+        assert "at most 64" in refused["error"]["message"] and "handle" in refused["error"]["message"]
