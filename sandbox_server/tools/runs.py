@@ -57,7 +57,11 @@ def js_handler(
     ``sessions``, a call that names a ``session`` runs in that session's isolate; with a ``renderer``, ``display()``
     takes charts and SVG too."""
     files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
-    call_limits = CallLimits(timeout_s=settings.tool_call_timeout_s, result_bytes=settings.max_tool_result_bytes)
+    call_limits = CallLimits(
+        timeout_s=settings.tool_call_timeout_s,
+        result_bytes=settings.max_tool_result_bytes,
+        consent_chars=settings.max_consent_argument_chars,
+    )
 
     async def files_payload(arguments: dict[str, Any], budget: FsBudget | None) -> str | None:
         """The files the call names and, for code that may use Node's fs, what its string literals name."""
@@ -155,13 +159,19 @@ def js_handler(
                 elapsed = (time.monotonic() - started) * 1000
                 await context.report_progress(elapsed, float(timeout_ms), f"running for {elapsed:.0f} ms")
 
-        if not context.progress_requested:
-            outcome, ran = await run_job()
-        else:
-            async with anyio.create_task_group() as group:
-                group.start_soon(report_progress)
+        try:
+            if not context.progress_requested:
                 outcome, ran = await run_job()
-                group.cancel_scope.cancel()
+            else:
+                async with anyio.create_task_group() as group:
+                    group.start_soon(report_progress)
+                    outcome, ran = await run_job()
+                    group.cancel_scope.cancel()
+        finally:
+            # However the run ended (the client's cancellation or disconnect included), the upstream calls it left
+            # in flight are cancelled upstream now, and their records say so before the result lists them.
+            if service is not None:
+                await service.stop()
         calls = None if service is None else [record.to_json() for record in service.calls]
         displays = outcome.pop("displays", None)
         shown = await show(displays, renderer, MAX_IMAGE_PIXELS) if displays else None

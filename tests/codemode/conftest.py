@@ -81,13 +81,13 @@ def _text(result: types.CallToolResult) -> str:
 
 @asynccontextmanager
 async def code_mode(
-    config: Path, user: User | None = None, message_handler: Any = None, **settings: Any
+    config: Path, user: User | None = None, message_handler: Any = None, mode: str = "legacy", **settings: Any
 ) -> AsyncIterator[CodeMode]:
     app = App.create(make_settings(upstream=config, workers=1, **settings))
     callback: Callable[..., Awaitable[Any]] | None = user
     async with Client(
         build_server(app=app),
-        mode="legacy",
+        mode=mode,  # type: ignore[arg-type]
         elicitation_callback=callback,  # type: ignore[arg-type]
         message_handler=message_handler,
     ) as client:
