@@ -155,8 +155,18 @@ def public_reason(upstream: Upstream) -> str:
         hidden |= _url_parts(config.url)
     for value in sorted(hidden, key=len, reverse=True):
         if len(value) >= _MIN_HIDDEN_LENGTH and value not in (config.target, safe_url(config.url or "")):
-            reason = reason.replace(value, "<configured>")
+            reason = _spelled_any_way(value).sub("<configured>", reason)
     return reason
+
+
+def _spelled_any_way(value: str) -> re.Pattern[str]:
+    """``value`` as a pattern that also matches it with any of its characters percent-encoded, as a library may
+    quote a URL."""
+    parts = []
+    for char in value:
+        encoded = "".join(f"%{byte:02x}" for byte in char.encode("utf-8", "surrogatepass"))
+        parts.append(f"(?:{re.escape(char)}|{re.escape(encoded)})")
+    return re.compile("".join(parts), re.IGNORECASE)
 
 
 def _url_parts(url: str) -> set[str]:
