@@ -24,7 +24,7 @@ pytestmark = pytest.mark.anyio
 
 PATH_TOKEN = "tok-path-9f8e7d6c5b4a"
 QUERY_TOKEN = "tok-query-1a2b3c4d5e6f"
-CONSENT_LIMIT = 1_000
+CONSENT_LIMIT = 4_000
 
 
 def closed_port() -> int:
@@ -60,7 +60,7 @@ def questions(connected: CodeMode) -> list[str]:
 
 async def test_a_long_first_argument_cannot_push_the_payee_off_the_consent_question(tricky: CodeMode) -> None:
     before = len(questions(tricky))
-    note = "n" * 900
+    note = "n" * 2_100  # the attack: past what the question used to show
     assert await tricky.value(
         f"await tools.bank.send_payment({{ note: '{note}', to: 'attacker@example.com', amount: 1e6 }})"
     ) == "sent 1000000 to attacker@example.com"
@@ -73,10 +73,10 @@ async def test_arguments_too_large_to_show_are_refused_without_asking_or_sending
     before = len(questions(tricky))
     paid = len((await tricky.value("await tools.bank.state()"))["payments"])
     _, structured = await tricky.run(
-        "await tools.bank.send_payment({ note: 'n'.repeat(3000), to: 'attacker@example.com', amount: 1e6 })"
+        "await tools.bank.send_payment({ note: 'n'.repeat(5000), to: 'attacker@example.com', amount: 1e6 })"
     )
     error = structured["error"]
-    size = len(json.dumps({"note": "n" * 3000, "to": "attacker@example.com", "amount": 1000000}, indent=1))
+    size = len(json.dumps({"note": "n" * 5000, "to": "attacker@example.com", "amount": 1000000}, indent=1))
     assert error["name"] == "ToolError"
     assert f"{size} characters" in error["message"] and f"the {CONSENT_LIMIT} a consent" in error["message"]
     assert "max_consent_argument_chars" in error["message"]
