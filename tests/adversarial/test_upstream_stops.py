@@ -105,7 +105,8 @@ async def test_process_exit_cancels_calls_in_flight(tmp_path: Path, mode: str) -
             """,
             timeout_ms=30_000,
         )
-    outcomes = {call["tool"]: (call["outcome"], call.get("mayHaveCompleted", False)) for call in structured["toolCalls"]}
+    calls = structured["toolCalls"]
+    outcomes = {call["tool"]: (call["outcome"], call.get("mayHaveCompleted", False)) for call in calls}
     assert outcomes == {"transfer": ("cancelled", True), "until_started": ("ok", False)}
     end = await ended(log, "x1")
     assert (end["event"], end["notified"]) == ("cancelled", True)
@@ -135,7 +136,8 @@ async def test_a_server_that_ignores_cancellation_may_still_act_and_the_result_s
     tmp_path: Path, mode: str
 ) -> None:
     async with effects_code_mode(tmp_path, mode) as (connected, log):
-        structured = await run(connected, "await tools.effects.stubborn_transfer({ id: 's1', ms: 3000 })", timeout_ms=1500)
+        code = "await tools.effects.stubborn_transfer({ id: 's1', ms: 3000 })"
+        structured = await run(connected, code, timeout_ms=1500)
         # The honest limit: it was told at once, and did it anyway.
         end = await ended(log, "s1")
     assert (end["event"], end["notified"]) == ("effect", True)

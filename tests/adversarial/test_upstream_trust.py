@@ -61,9 +61,12 @@ def questions(connected: CodeMode) -> list[str]:
 async def test_a_long_first_argument_cannot_push_the_payee_off_the_consent_question(tricky: CodeMode) -> None:
     before = len(questions(tricky))
     note = "n" * 2_100  # the attack: past what the question used to show
-    assert await tricky.value(
-        f"await tools.bank.send_payment({{ note: '{note}', to: 'attacker@example.com', amount: 1e6 }})"
-    ) == "sent 1000000 to attacker@example.com"
+    assert (
+        await tricky.value(
+            f"await tools.bank.send_payment({{ note: '{note}', to: 'attacker@example.com', amount: 1e6 }})"
+        )
+        == "sent 1000000 to attacker@example.com"
+    )
     (question,) = questions(tricky)[before:]
     assert note in question and '"to": "attacker@example.com"' in question and '"amount": 1000000' in question
     assert "more characters" not in question
@@ -166,4 +169,3 @@ async def test_names_from_the_code_or_a_server_cannot_forge_a_line_in_the_log(
     for record in mine:
         message = record.getMessage()
         assert message.splitlines() == [message], message
-

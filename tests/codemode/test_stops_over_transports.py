@@ -100,7 +100,8 @@ async def open_conversation(http: httpx2.AsyncClient, base: str) -> dict[str, st
 
 
 async def post_and_read(http: httpx2.AsyncClient, base: str, headers: dict[str, str]) -> list[Any]:
-    body = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "execute_js_with_tools", "arguments": CALL}}
+    params = {"name": "execute_js_with_tools", "arguments": CALL}
+    body = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params}
     async with http.stream("POST", base + "/mcp", json=body, headers=headers) as response:
         return [line async for line in response.aiter_lines()]
 
