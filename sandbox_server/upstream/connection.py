@@ -5,24 +5,14 @@ managers that own task groups, so they must be entered and left by one task. Eac
 an owner task (started by :class:`~sandbox_server.upstream.group.Upstreams`) that holds them for the connection's
 life; calls from any other task go through the ``ClientSession``, whose dispatcher correlates the replies.
 
-Failures are mapped to one error, :class:`UpstreamCallError`, whose ``reason`` is one of::
+Failures are mapped to one error, :class:`~.failures.UpstreamCallError` (its reasons are listed there). A tool
+result with ``isError: true`` is an answer, not a failure: it is returned as it is.
 
-    protocol      the server answered with a JSON-RPC error, or with a result that breaks the protocol
-    timeout       no answer within the call's time limit (``notifications/cancelled`` went upstream)
-    unavailable   there is no connection and none can be made now (back-off, or the group is closed)
-    crashed       the connection ended during the call (the process exited, the HTTP stream broke)
-    too_large     the result is bigger than the caller accepts
-
-A tool result with ``isError: true`` is an answer, not a failure: it is returned as it is.
-
-Restarts are lazy: a failed connection (or a failed first start) is re-made by the next call, at once the first
-time and then no sooner than 1 s, 2 s, 4 s ... (at most 60 s) after the previous attempt, until a call gets an answer
-again. A call that comes during the wait fails at once, saying when the next attempt may be made. Each attempt's
-handshake (``initialize`` and ``tools/list``) is bounded by the connect timeout, so a server that never answers
-costs the call that retries it that long (plus the stopping of the previous process), never the call's own limit.
-
-Names and texts from the configuration or the server are escaped (:func:`~.escapes.visible`) in every log line, so
-that none can forge a line.
+Restarts are lazy: a failed connection (or first start) is re-made by the next call, at once the first time, then
+no sooner than 1 s, 2 s, 4 s ... (at most 60 s) after the previous attempt, until a call gets an answer again; a call
+during the wait fails at once, saying when the next attempt may be. Each handshake (``initialize``, ``tools/list``)
+is bounded by the connect timeout: a server that never answers costs the call that retries it that long (plus the
+stopping of the previous attempt), never the call's own limit. Log lines escape every name and text (``visible``).
 """
 
 from __future__ import annotations
@@ -48,6 +38,7 @@ from pydantic import ValidationError
 from sandbox_server.upstream import transport
 from sandbox_server.upstream.config import ServerConfig
 from sandbox_server.upstream.escapes import visible
+from sandbox_server.upstream.failures import CallFailure, UpstreamCallError
 from sandbox_server.upstream.transport import client_info, describe, list_tools, open_transport
 
 __all__ = [
@@ -63,7 +54,6 @@ __all__ = [
 
 logger = logging.getLogger("sandbox_server.upstream")
 
-CallFailure = Literal["protocol", "timeout", "unavailable", "crashed", "too_large"]
 UpstreamState = Literal["starting", "ready", "unavailable"]
 
 DEFAULT_CONNECT_TIMEOUT_S = 10.0
@@ -80,17 +70,6 @@ _SDK_CLOSED_MESSAGES = (
 """The texts the SDK itself gives CONNECTION_CLOSED (-32000); a server may send -32000 for errors of its own."""
 _SDK_STREAM_FAILED = "SSE stream failed"
 """The SDK's text when one response stream could not be read (too big, malformed); the session itself is fine."""
-
-
-class UpstreamCallError(Exception):
-    """A call that did not produce a result; ``message`` is safe to show to the model."""
-
-    def __init__(self, message: str, *, reason: CallFailure, code: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.reason: CallFailure = reason
-        self.code = code
-        """The JSON-RPC error code, when the server answered with an error."""
 
 
 @dataclass(slots=True, eq=False)
@@ -183,10 +162,9 @@ class Upstream:
     ) -> types.CallToolResult:
         """Call ``tool`` upstream and return its result as it came (``isError`` results included).
 
-        ``timeout_s`` bounds the whole call, a restart included. Cancelling the caller sends
-        ``notifications/cancelled`` upstream at once (the SDK's dispatcher does, shielded and bounded by its 5 s
-        abandon timeout), as does the timeout. ``on_sent`` is told when the request is handed to the connection:
-        from then on the server may do the work even if no answer comes back.
+        ``timeout_s`` bounds the whole call, a restart included. Cancelling the caller, or the timeout, sends
+        ``notifications/cancelled`` upstream at once (the SDK's dispatcher does, shielded, within 5 s). ``on_sent`` is
+        told when the request is handed to the connection: from then on the server may do the work.
 
         Raises:
             UpstreamCallError: no result; ``reason`` says why.
@@ -296,9 +274,8 @@ class Upstream:
         self.state = "unavailable"
         self.reason = reason
         self._settled.set()
-        logger.warning(
-            "upstream %s (%s): unavailable: %s", visible(self.name), visible(self.config.target), visible(reason)
-        )
+        where = f"{visible(self.name)} ({visible(self.config.target)})"
+        logger.warning("upstream %s: unavailable: %s", where, visible(reason))
 
     def _lose(self, live: _Live, reason: str) -> None:
         """The connection ``live`` is over; if it was the ready one, the upstream becomes unavailable."""
@@ -345,9 +322,8 @@ class Upstream:
             try:
                 await self._hold(live, group, read, write)
             finally:
-                # The pump reads the transport until it ends, which a server that is still running (one that
-                # never answered the handshake, or listed broken tools) never does: without this the owner would
-                # wait here for ever and no later call could start the server again.
+                # The pump reads until the transport ends, which never happens while a server that failed its
+                # handshake keeps running: without this the owner would wait here, and no call could retry.
                 group.cancel_scope.cancel()
 
     async def _hold(
