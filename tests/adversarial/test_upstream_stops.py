@@ -160,3 +160,16 @@ async def test_a_call_stopped_while_the_user_is_asked_never_reached_the_server_a
     (call,) = structured["toolCalls"]
     assert call["outcome"] == "cancelled" and "mayHaveCompleted" not in call
     assert events(log, "q1") == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_session_run_past_its_deadline_cancels_its_calls_in_flight(tmp_path: Path, mode: str) -> None:
+    async with effects_code_mode(tmp_path, mode) as (connected, log):
+        structured = await run(
+            connected, "await tools.effects.transfer({ id: 'k1', ms: 20000 })", timeout_ms=2000, session="kept"
+        )
+    assert structured["error"]["kind"] == "timeout", structured["error"]
+    (call,) = structured["toolCalls"]
+    assert (call["outcome"], call["mayHaveCompleted"]) == ("cancelled", True)
+    end = await ended(log, "k1")
+    assert (end["event"], end["notified"]) == ("cancelled", True)
