@@ -51,6 +51,7 @@ from sandbox_server.upstream import redaction
 from sandbox_server.upstream.config import load_upstream_config
 from sandbox_server.upstream.consent import Elicitation
 from sandbox_server.upstream.directory import Directory
+from sandbox_server.upstream.escapes import visible
 from sandbox_server.upstream.group import Upstreams
 from sandbox_server.upstream.resources import ToolResources
 from sandbox_server.validation import ArgumentValidator
@@ -427,7 +428,7 @@ class ToolListListeners:
             try:
                 await connection.send_tool_list_changed()
             except Exception:  # a session that is closing, or a stateless request's: nobody left to tell
-                logger.debug("could not tell a client that %s's tools changed", server, exc_info=True)
+                logger.debug("could not tell a client that %s's tools changed", visible(server), exc_info=True)
 
 
 _LEVELS: list[types.LoggingLevel] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]

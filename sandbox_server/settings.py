@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_HTTP_STREAM_MAX_S",
     "DEFAULT_MAX_CALLS_IN_FLIGHT",
     "DEFAULT_MAX_CODE_BYTES",
+    "DEFAULT_MAX_CONSENT_ARGUMENT_CHARS",
     "DEFAULT_MAX_FILES",
     "DEFAULT_MAX_FILES_BYTES",
     "DEFAULT_MAX_INPUT_BYTES",
@@ -76,6 +77,9 @@ DEFAULT_MAX_TOOL_CALLS = 50
 """Calls one execution may make to the host while it runs: tools of other servers, and file reads at run time."""
 DEFAULT_MAX_CALLS_IN_FLIGHT = 8
 """Such calls in progress at once; more wait their turn."""
+DEFAULT_MAX_CONSENT_ARGUMENT_CHARS = 10_000
+"""Largest arguments, in characters of the JSON shown, that the user is asked to consent to (``confirm``): the
+question shows them in full; a call with larger ones is refused, never shown shortened."""
 MAX_HOST_REQUEST_BYTES = 1_048_576
 """Largest request (its arguments as JSON) one such call may send."""
 DEFAULT_MAX_QUEUE_WAIT_S = 30.0
@@ -179,6 +183,12 @@ class Settings(BaseSettings):
     tool_call_timeout_s: float = Field(30.0, gt=0, le=86_400, description="seconds one upstream tool call may take")
     max_tool_result_bytes: int = Field(
         DEFAULT_MAX_TOOL_RESULT_BYTES, ge=1_024, le=64 * 2**20, description="largest upstream tool result (as JSON)"
+    )
+    max_consent_argument_chars: int = Field(
+        DEFAULT_MAX_CONSENT_ARGUMENT_CHARS,
+        ge=100,
+        le=1_048_576,
+        description="largest arguments (characters of JSON) a consent question shows in full; larger calls are refused",
     )
     max_sessions: int = Field(
         default_factory=default_max_sessions,

@@ -47,6 +47,12 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
     ("--upstream-connect-timeout-s", "upstream_connect_timeout_s", float, "seconds an upstream server has to start"),
     ("--tool-call-timeout-s", "tool_call_timeout_s", float, "seconds one upstream tool call may take"),
     ("--max-tool-result-bytes", "max_tool_result_bytes", int, "largest upstream tool result, in bytes of JSON"),
+    (
+        "--max-consent-argument-chars",
+        "max_consent_argument_chars",
+        int,
+        "largest arguments a consent question shows in full, in characters of JSON; larger calls are refused",
+    ),
     ("--max-sessions", "max_sessions", int, "sessions the server keeps at most (default: sized to memory)"),
     ("--max-sessions-per-client", "max_sessions_per_client", int, "sessions one client may have at once"),
     ("--session-idle-timeout-s", "session_idle_timeout_s", float, "seconds before an unused session ends"),

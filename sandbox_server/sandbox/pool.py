@@ -296,7 +296,9 @@ class WorkerPool:
         return asyncio.get_running_loop().time() + seconds
 
     def _abandon(self, slot: Slot, pending: Pending, why: str) -> None:
-        """Kill the worker running ``pending``; its supervisor replaces it."""
+        """Kill the worker running ``pending``, and end the host calls its code left in progress; its supervisor
+        replaces the worker."""
+        pending.cancel_host_calls()
         if slot.job is pending:
             slot.job = None
         slot.abandoned = True
