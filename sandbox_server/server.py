@@ -36,6 +36,7 @@ from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
 from sandbox_server.journal import MemoryStore, StateKeys, StateStore, state_keys_from
 from sandbox_server.journal.problems import RequestStateProblems
+from sandbox_server.observability import Telemetry
 from sandbox_server.packages.catalog import server_catalog
 from sandbox_server.registry import CallContext, Registry, Resume, ToolSpec
 from sandbox_server.results import InputRequired, ToolResult, error
@@ -119,6 +120,8 @@ class App:
     """Where journals wait between calls (paused runs, sessions)."""
     caller: object = field(default_factory=object)
     """Who a stdio server's one client is, on the current revision, where no connection outlives a request."""
+    telemetry: Telemetry = field(default_factory=Telemetry)
+    """What counts the calls for ``/metrics`` and marks their trace spans."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -131,7 +134,9 @@ class App:
         pool = WorkerPool(settings.workers, limits, max_queue_wait_s=settings.max_queue_wait_s)
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
         keys = StateKeys(state_keys_from(os.environ), settings.state_ttl_s)
+        telemetry = Telemetry(package_version())
         store = MemoryStore()
+        observed = telemetry.observed_store(store)  # the stores' failures are counted for /metrics
         sessions = SessionManager(
             limits,
             SessionLimits(
@@ -142,9 +147,10 @@ class App:
                 journal_bytes=settings.max_journal_bytes,
                 rebuild_s=settings.session_rebuild_timeout_s,
             ),
-            store,
+            observed,
             keys,
         )
+        sessions.on_rebuilt = telemetry.session_rebuilt
         renderer = Renderer() if charts_available() else None
         packages = server_catalog(settings.packages_path)
         registry = Registry(
@@ -161,12 +167,13 @@ class App:
                 on_tools_changed=listeners.changed,
             )
             directory = Directory(upstreams)
-            paused = PausedRuns(store, settings.state_ttl_s, settings.max_journal_bytes)
+            paused = PausedRuns(observed, settings.state_ttl_s, settings.max_journal_bytes)
             registry.add(
                 execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer, paused, packages)
             )
         validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
+        telemetry.metrics.watch(pool=pool.stats, live_sessions=sessions.count, backlog=backlog.stats)
         return cls(
             settings=settings,
             pool=pool,
@@ -181,6 +188,7 @@ class App:
             renderer=renderer,
             keys=keys,
             store=store,
+            telemetry=telemetry,
         )
 
     async def call(
@@ -336,11 +344,14 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         )
         if isinstance(answer, InputRequired):
             logger.info("tool=%s outcome=input_required questions=%d", spec.name, len(answer.requests))
+            seconds = time.perf_counter() - started
+            app.telemetry.tool_call(spec.name, "input_required", seconds, resumed=resume is not None)
             return answer.to_mcp()
         result = _encodable(answer)
         duration_ms = (time.perf_counter() - started) * 1000
         outcome = _outcome_label(result)
         logger.info("tool=%s outcome=%s duration_ms=%.1f", spec.name, outcome, duration_ms)
+        app.telemetry.tool_call(spec.name, outcome, duration_ms / 1000, resumed=resume is not None)
         level: types.LoggingLevel = "warning" if outcome in ("crashed", "internal") else "info"
         await notify_log(ctx, level, {"tool": spec.name, "outcome": outcome, "durationMs": round(duration_ms, 1)})
         return result.to_mcp()

@@ -234,6 +234,9 @@ class Settings(BaseSettings):
     auth_token: SecretStr | None = Field(
         None, description="bearer token HTTP clients must send; required when binding beyond localhost"
     )
+    metrics_token: SecretStr | None = Field(
+        None, description="bearer token that opens GET /metrics only (the auth token opens it too)"
+    )
     http_sessions: bool = Field(
         False, description="keep MCP sessions (Mcp-Session-Id) over HTTP, for logging/setLevel and cancellation"
     )
@@ -317,6 +320,8 @@ class Settings(BaseSettings):
             )
         if self.transport == "http" and self.auth_token is not None:
             _check_token(self.auth_token.get_secret_value())
+        if self.transport == "http" and self.metrics_token is not None:
+            _check_token(self.metrics_token.get_secret_value(), "SANDBOX_METRICS_TOKEN")
         if self.transport == "http" and not is_loopback(self.host) and self.auth_token is None:
             raise ValueError(
                 f"serving HTTP on {self.host}, beyond this machine, requires a bearer token: "
@@ -325,16 +330,16 @@ class Settings(BaseSettings):
         return self
 
 
-def _check_token(token: str) -> None:
+def _check_token(token: str, variable: str = "SANDBOX_AUTH_TOKEN") -> None:
     """Refuse a bearer token no client could send: blank, or with characters a header value cannot carry."""
     if not token.strip():
         raise ValueError(
-            "SANDBOX_AUTH_TOKEN is set but empty or blank, so no request could ever match it: "
+            f"{variable} is set but empty or blank, so no request could ever match it: "
             "set it to a secret of visible ASCII characters (for example 32 random hex digits), or unset it"
         )
     if any(not 0x21 <= ord(char) <= 0x7E for char in token):
         raise ValueError(
-            "SANDBOX_AUTH_TOKEN contains spaces, control or non-ASCII characters, which an Authorization header "
+            f"{variable} contains spaces, control or non-ASCII characters, which an Authorization header "
             "cannot carry reliably: use visible ASCII characters only (letters, digits, and -._~+/=)"
         )
 

@@ -44,8 +44,10 @@ def _print_versions() -> None:
 
 
 async def _serve(settings: Settings, drain_timeout: float | None) -> None:
+    from sandbox_server.observability.tracing import configure_tracing
     from sandbox_server.server import App, build_server
 
+    configure_tracing()  # exports the SDK's spans when the otel extra is installed and OTEL_* variables ask
     app = App.create(settings)
     server = build_server(app=app)
     if settings.transport == "http":

@@ -20,6 +20,7 @@ import contextlib
 import logging
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -153,6 +154,7 @@ class SessionManager:
         self._sweeper: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
         self._closed = False
+        self.on_rebuilt: Callable[[float], None] | None = None  # told each rebuild's seconds, for the metrics
 
     def count(self) -> int:
         """Sessions held live now (an isolate each), over all clients."""
@@ -312,6 +314,7 @@ class SessionManager:
         await self._make_room()
         pool = WorkerPool(1, self._limits)
         await pool.start()
+        started = time.perf_counter()
         try:
             with anyio.fail_after(self.session_limits.rebuild_s):
                 records, runs, journal_bytes = await rebuild(
@@ -330,6 +333,8 @@ class SessionManager:
         root, last = records[0], records[-1]
         live = _Live(point, root.name, root.created, last.depth, journal_bytes, pool, runs=runs)
         self._live[point.session] = live
+        if last.depth > 0 and self.on_rebuilt is not None:
+            self.on_rebuilt(time.perf_counter() - started)
         return live, last.depth > 0
 
     async def _apply(self, live: _Live, cell: Cell, outcome: Outcome) -> None:

@@ -44,8 +44,9 @@ from sandbox_server.settings import Settings, is_loopback
 from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.http.cancellation import CallCancellation
 from sandbox_server.transport.http.connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
+from sandbox_server.transport.http.metrics import METRICS_PATH, metrics_endpoint
 
-__all__ = ["HEALTH_PATH", "MCP_PATH", "HttpApp", "build_http_app", "serve_http"]
+__all__ = ["HEALTH_PATH", "MCP_PATH", "METRICS_PATH", "HttpApp", "build_http_app", "serve_http"]
 
 logger = logging.getLogger(__name__)
 
@@ -180,7 +181,11 @@ class HttpApp:
 
         self.asgi: ASGIApp = Starlette(
             # An instance, not a function: Starlette hands it every method as a plain ASGI application.
-            routes=[Route(MCP_PATH, endpoint=self.admission), Route(HEALTH_PATH, health, methods=["GET"])],
+            routes=[
+                Route(MCP_PATH, endpoint=self.admission),
+                Route(HEALTH_PATH, health, methods=["GET"]),
+                Route(METRICS_PATH, metrics_endpoint(app.telemetry.metrics, _tokens(settings)), methods=["GET"]),
+            ],
             lifespan=lambda _: self._run_managers(),
         )
 
@@ -190,6 +195,11 @@ class HttpApp:
             for manager in self._managers:
                 await stack.enter_async_context(manager.run())
             yield
+
+
+def _tokens(settings: Settings) -> list[str]:
+    """The tokens that open ``/metrics``: the server's own and the metrics token, those that are set."""
+    return [token.get_secret_value() for token in (settings.auth_token, settings.metrics_token) if token is not None]
 
 
 def build_http_app(server: Server[App], app: App, settings: Settings) -> HttpApp:
