@@ -16,6 +16,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
+from sandbox_server.identity import SERVER_NAME, package_version
 from sandbox_server.upstream.config import ServerConfig
 from sandbox_server.upstream.policy import strictest
 
@@ -102,7 +103,5 @@ def _invalid(exc: ValidationError) -> str:
 
 
 def client_info() -> types.Implementation:
-    # Imported here: the server module will import the tool that uses this package.
-    from sandbox_server.server import SERVER_NAME, package_version
-
+    """Who this server is to the servers it calls."""
     return types.Implementation(name=SERVER_NAME, version=package_version())
