@@ -15,7 +15,8 @@ Vega-Lite and Vega specifications:
 - more than ``max_source_bytes`` of JSON or more than ``max_depth`` levels; a size (``width``, ``height``,
   ``padding``, concatenation, ``repeat``, ``config.view``) that is over the pixel caps at the requested scale.
   The estimate cannot know data-driven sizes (facets, steps, marks outside the view), so the render process
-  checks the exact size of the SVG that Vega draws, before it is turned into pixels.
+  checks the exact size of the SVG that Vega draws, before it is turned into pixels;
+- more rows of data or more marks than the limits allow, estimated from the specification by :mod:`.estimate`.
 
 SVG is checked by :mod:`.sanitize_svg`.
 """
@@ -28,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sandbox_server.charts.estimate import check_work
 from sandbox_server.charts.limits import KINDS, MAX_SCALE, RenderError, RenderLimits
 from sandbox_server.charts.sanitize_svg import CSS_URL, LOCAL_CSS_URL, check_svg
 
@@ -98,6 +100,7 @@ def check_spec(spec: dict[str, Any], kind: str, limits: RenderLimits, scale: flo
             "aggregate or sample the data first"
         )
     _walk(spec, (), limits.max_depth)
+    check_work(spec, kind, limits)
     width, height = _vl_size(spec, _view_defaults(spec)) if kind == "vega-lite" else _vega_size(spec)
     padding = _padding(spec.get("padding"))
     width, height = (width + padding) * scale, (height + padding) * scale

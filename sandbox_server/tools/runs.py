@@ -164,7 +164,10 @@ def js_handler(
                 group.cancel_scope.cancel()
         calls = None if service is None else [record.to_json() for record in service.calls]
         displays = outcome.pop("displays", None)
-        shown = await show(displays, renderer, MAX_IMAGE_PIXELS) if displays else None
+        shown = None
+        if displays:  # the charts get what the code left of timeout_ms
+            left_s = max(0.0, timeout_ms - float(outcome.get("durationMs") or 0)) / 1000
+            shown = await show(displays, renderer, MAX_IMAGE_PIXELS, anyio.current_time() + left_s)
         return render_outcome(outcome, settings, timeout_ms, code, calls, ran.structured() if ran else None, shown)
 
     return handler
