@@ -15,7 +15,9 @@ In order, each answered at once and before the body is read unless said otherwis
    refused while the budget has room, however many are in progress;
 5. the body, read here in full within ``body_timeout_s`` (``408`` otherwise), up to ``max_body_bytes`` (``413``, at
    once when ``Content-Length`` says so) and ``max_body_values`` JSON values (``413``: parsing it, which the
-   transport does on the event loop, then takes a bounded time), then handed on unchanged.
+   transport does on the event loop, then takes a bounded time), then handed on unchanged, but for lone surrogate
+   escapes (``"\\ud800"``, which ``JSON.stringify`` writes and the SDK's parser refuses), marked for
+   :class:`~.surrogate_marks.RestoredSurrogates` to put back.
 
 Requests that accept ``text/event-stream`` go to the transport that answers with a stream (which carries the
 request's progress and log notifications before its result); without sessions, a client that accepts only
@@ -42,6 +44,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sandbox_server.backlog import Backlog, json_values, request_cost
 from sandbox_server.transport.http.connections import LogThrottle
+from sandbox_server.transport.http.surrogate_marks import MARKED_SCOPE_KEY
+from sandbox_server.transport.surrogates import protect
 
 __all__ = ["Admission", "AdmissionLimits", "bearer_matches"]
 
@@ -282,6 +286,10 @@ class Admission:
             await self._refuse(send, cost)
             return reserved
         reserved = max(reserved, cost)
+        marked = protect(body)
+        if marked is not None:  # lone surrogate escapes, which the SDK's parser refuses: see RestoredSurrogates
+            body = marked
+            scope = {**scope, MARKED_SCOPE_KEY: True}
         target = self._streaming
         if self._plain is not None and not check_accept_headers(Request(scope))[1]:
             target = self._plain

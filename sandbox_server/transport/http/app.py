@@ -44,6 +44,7 @@ from sandbox_server.settings import Settings, is_loopback
 from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.http.cancellation import CallCancellation
 from sandbox_server.transport.http.connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
+from sandbox_server.transport.http.surrogate_marks import RestoredSurrogates
 
 __all__ = ["HEALTH_PATH", "MCP_PATH", "HttpApp", "build_http_app", "serve_http"]
 
@@ -121,6 +122,7 @@ class HttpApp:
         server.lifespan = _shared_lifespan(server.lifespan)
         self.cancellation = CallCancellation(route_cancellations=not sessions)
         server.middleware.append(self.cancellation)
+        server.middleware.append(RestoredSurrogates())
         # The SSE transport carries a request's notifications before its result; the SDK drops them in its JSON
         # mode (mcp 2.3.0), so that one serves only clients that accept no event stream.
         self._managers = [
