@@ -160,6 +160,7 @@ class HttpApp:
                 stream_max_s=settings.http_stream_max_s,
             ),
             app.backlog,
+            connections,
         )
 
         async def health(request: Request) -> Response:
@@ -173,7 +174,11 @@ class HttpApp:
                         "requestsInProgress": self.admission.in_progress,
                         "requestsRefused": self.admission.refused,
                         "backlog": app.backlog.stats(),
-                        "streams": {"open": self.admission.open_streams, "ended": self.admission.streams_ended},
+                        "streams": {
+                            "open": self.admission.open_streams,
+                            "max": self.admission.max_streams,
+                            "ended": self.admission.streams_ended,
+                        },
                         "connections": connections.stats(),
                     },
                 },

@@ -122,7 +122,8 @@ def _screen(
     if record is not None and backlog is not None:
         cost = record.cost
         if not backlog.reserve(cost):
-            return _error(message.id, SERVER_BUSY, f"Server busy: {backlog.refusal(cost)}; retry in a moment")
+            wait_s = backlog.retry_after(cost)
+            return _error(message.id, SERVER_BUSY, f"Server busy: {backlog.refusal(cost)}; retry after {wait_s} s")
     in_flight.add(message.id, message.method, cost)
     return None
 
