@@ -54,7 +54,7 @@ class RenderLimits:
     max_pixels: int = 16_000_000
     max_edge: int = 8192
     max_png_bytes: int = 4 * MIB
-    timeout_s: float = 5.0
+    timeout_s: float = 3.0
     memory_mb: int = 1024
     max_source_bytes: int = 2_000_000
     max_depth: int = 64

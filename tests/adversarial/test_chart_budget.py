@@ -34,7 +34,7 @@ pytestmark = [pytest.mark.anyio, requires_charts]
 
 MODES = [pytest.param("auto", id="2026-07-28"), pytest.param("legacy", id="2025-11-25")]
 CALL_WAIT_S = 60
-"""Upper bound of one call here, far above what each needs once fixed (a chart's cap is 5 s)."""
+"""Upper bound of one call here, far above what each needs once fixed (a chart's cap is 3 s)."""
 
 SEQUENCE_POINTS = """
 for (let i = 0; i < 8; i++) display({ data: { sequence: { start: 0, stop: 3000000, as: 'x' } }, mark: 'point',
@@ -213,6 +213,21 @@ async def test_a_call_whose_charts_take_their_full_time_lets_another_calls_chart
                 await wait_all_tasks_blocked()  # the heavy call's first chart is being drawn
                 group.start_soon(light)
     assert finished == ["light", "heavy"]
+
+
+async def test_a_chart_stopped_after_rendering_for_long_hands_over_to_a_spare_started_beside_it() -> None:
+    async with running_renderer(timeout_s=2.0) as impatient:
+        first = impatient.pid
+        with anyio.fail_after(CALL_WAIT_S), pytest.raises(RenderError, match="took longer than 2 s"):
+            await impatient.render({"kind": "svg", "svg": SLOW_SVG})
+        stopped_at = anyio.current_time()
+        successor = impatient._process
+        assert successor is not None and successor.pid != first
+        # Started a second into the chart, not after it was stopped: the next chart need not wait for a fresh start.
+        assert successor.started_at < stopped_at - 0.5
+        with anyio.fail_after(CALL_WAIT_S):
+            rendered = await impatient.render({"kind": "vega-lite", "spec": BAR})
+        assert rendered.width > 0 and impatient.pid == successor.pid
 
 
 async def test_a_caller_out_of_time_while_the_renderer_starts_leaves_it_starting_for_the_next_chart() -> None:
