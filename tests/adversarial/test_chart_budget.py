@@ -131,9 +131,11 @@ def test_charts_within_the_work_limits_pass_the_check(spec: dict[str, Any]) -> N
     check_item({"kind": "vega-lite", "spec": spec}, RenderLimits())
 
 
-async def test_a_histogram_of_a_million_generated_rows_is_drawn(renderer: Renderer) -> None:
-    with anyio.fail_after(CALL_WAIT_S):
-        rendered = await renderer.render({"kind": "vega-lite", "spec": {**sequence(1_000_000), **HISTOGRAM}})
+async def test_a_histogram_of_a_million_generated_rows_is_drawn() -> None:
+    # About 0.6 s on an idle machine; a renderer of its own with a roomy time cap keeps a loaded one from failing it.
+    async with running_renderer(timeout_s=30.0) as patient:
+        with anyio.fail_after(CALL_WAIT_S):
+            rendered = await patient.render({"kind": "vega-lite", "spec": {**sequence(1_000_000), **HISTOGRAM}})
     assert rendered.width > 0 and "bar chart" in rendered.description
 
 
