@@ -176,7 +176,10 @@ class JsRuns:
             replayed = journaling.replayed if journaling is not None else []
             calls = [*replayed, *(record.to_json() for record in service.calls)]
         displays = outcome.pop("displays", None)
-        shown = await show(displays, self._renderer, MAX_IMAGE_PIXELS) if displays else None
+        shown = None
+        if displays:  # the charts get what the code left of timeout_ms
+            left_s = max(0.0, call.timeout_ms - float(outcome.get("durationMs") or 0)) / 1000
+            shown = await show(displays, self._renderer, MAX_IMAGE_PIXELS, anyio.current_time() + left_s)
         return render_outcome(
             outcome, self._settings, call.timeout_ms, call.code, calls, ran.structured() if ran else None, shown
         )

@@ -45,6 +45,7 @@ from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.http.cancellation import CallCancellation
 from sandbox_server.transport.http.connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
 from sandbox_server.transport.http.metrics import METRICS_PATH, metrics_endpoint
+from sandbox_server.transport.http.surrogate_marks import RestoredSurrogates
 
 __all__ = ["HEALTH_PATH", "MCP_PATH", "METRICS_PATH", "HttpApp", "build_http_app", "serve_http"]
 
@@ -122,6 +123,9 @@ class HttpApp:
         server.lifespan = _shared_lifespan(server.lifespan)
         self.cancellation = CallCancellation(route_cancellations=not sessions)
         server.middleware.append(self.cancellation)
+        # Outside the request-state boundary, so that the arguments it binds a paused run to are the ones the client
+        # sent, whatever replica restores them.
+        server.middleware.insert(min(1, len(server.middleware)), RestoredSurrogates())
         # The SSE transport carries a request's notifications before its result; the SDK drops them in its JSON
         # mode (mcp 2.3.0), so that one serves only clients that accept no event stream.
         self._managers = [
@@ -159,6 +163,7 @@ class HttpApp:
                 stream_max_s=settings.http_stream_max_s,
             ),
             app.backlog,
+            connections,
         )
 
         async def health(request: Request) -> Response:
@@ -172,7 +177,11 @@ class HttpApp:
                         "requestsInProgress": self.admission.in_progress,
                         "requestsRefused": self.admission.refused,
                         "backlog": app.backlog.stats(),
-                        "streams": {"open": self.admission.open_streams, "ended": self.admission.streams_ended},
+                        "streams": {
+                            "open": self.admission.open_streams,
+                            "max": self.admission.max_streams,
+                            "ended": self.admission.streams_ended,
+                        },
                         "connections": connections.stats(),
                     },
                 },
