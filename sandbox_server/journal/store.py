@@ -87,6 +87,7 @@ class MemoryStore:
         self._entries: dict[str, _Entry] = {}
         self._sessions: dict[str, _Session] = {}
         self._size = 0
+        self._next_purge = 0.0
 
     @property
     def size(self) -> int:
@@ -162,8 +163,11 @@ class MemoryStore:
         if entry is not None:
             self._size -= len(entry.value)
 
-    def _purge(self) -> None:
+    def _purge(self, *, now_or_never: bool = False) -> None:
         now = time.monotonic()
+        if now < self._next_purge and not now_or_never:  # at most once a second, whatever the rate of writes
+            return
+        self._next_purge = now + 1.0
         for key in [key for key, entry in self._entries.items() if entry.expires <= now]:
             self._drop_entry(key)
         for session in [name for name, held in self._sessions.items() if held.expires <= now]:
@@ -171,6 +175,8 @@ class MemoryStore:
             self._size -= held.size
 
     def _room(self, size: int) -> None:
+        if self._size + size > self._max_bytes:
+            self._purge(now_or_never=True)
         if self._size + size > self._max_bytes:
             raise StoreFull(
                 f"the in-memory state store holds {self._size} bytes of journals and has room for "

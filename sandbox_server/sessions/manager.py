@@ -377,6 +377,9 @@ class SessionManager:
         idle session's states expire in the store, an old one's are dropped."""
         monotonic = time.monotonic() if now is None else now
         limits = self.session_limits
+        for session, lock in list(self._locks.items()):  # the locks of sessions no isolate holds and none waits on
+            if session not in self._live and not lock.locked():
+                del self._locks[session]
         for live in list(self._live.values()):
             if live.busy or self._locked(live):
                 continue
