@@ -131,8 +131,10 @@ class JsRuns:
             )
         services = self._services(budget, service)
         dispatcher: HostHandler = HostDispatcher(services)
-        journaling = JournalingHost(dispatcher, journal) if journal is not None else None
-        control = RunControl() if journal is not None else None
+        # A journaled run's host calls are journaled; only a run that may pause for consent needs the means to stop it.
+        journaling = JournalingHost(dispatcher, journal) if journal is not None and services else None
+        pausing = journal is not None and self._paused is not None and (context.pausable or context.resume is not None)
+        control = RunControl() if pausing and journaling is not None else None
         job = self._job(call, payload, journaling or dispatcher if services else None, journal, control)
         cell = None
         if call.session is not None and journal is not None:
