@@ -5,6 +5,7 @@ as a client (:mod:`.client`); ``packages add|list|remove`` manage the npm packag
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 from collections.abc import Sequence
@@ -50,6 +51,10 @@ async def _serve(settings: Settings, drain_timeout: float | None) -> None:
     configure_tracing()  # exports the SDK's spans when the otel extra is installed and OTEL_* variables ask
     app = App.create(settings)
     server = build_server(app=app)
+    # What start-up built lives as long as the process. A full collection traverses all of it (the schema
+    # validators of the SDK's models above all: about 80 ms on a quiet machine, several times that while the
+    # workers keep the cores busy), stalling every connection; frozen, a collection walks only what calls made.
+    gc.freeze()
     if settings.transport == "http":
         from sandbox_server.transport.http import serve_http
 
