@@ -79,7 +79,7 @@ async def test_matching_hints_on_code_of_many_blank_lines_does_not_stall_the_loo
 
 
 async def test_a_huge_input_refused_for_its_size_does_not_stall_the_loop(sandbox: Sandbox) -> None:
-    nested = [[] for _ in range(1_300_000)]  # about 4 MB of JSON, four times max_input_bytes
+    nested: list[list[int]] = [[] for _ in range(1_300_000)]  # about 4 MB of JSON, four times max_input_bytes
     spec = sandbox.app.registry.get("execute_js")
     assert spec is not None
 
