@@ -13,7 +13,7 @@ from sandbox_server.charts import Renderer, charts_available
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.identity import package_version
-from sandbox_server.journal import MemoryStore, StateKeys, StateStore, state_keys_from
+from sandbox_server.journal import StateKeys, StateStore, open_store, state_keys_from
 from sandbox_server.listeners import ToolListListeners
 from sandbox_server.observability import Telemetry
 from sandbox_server.packages.catalog import server_catalog
@@ -80,7 +80,7 @@ class App:
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
         keys = StateKeys(state_keys_from(os.environ), settings.state_ttl_s)
         telemetry = Telemetry(package_version())
-        store = MemoryStore()
+        store = open_store(settings.state_store, keys)
         observed = telemetry.observed_store(store)  # the stores' failures are counted for /metrics
         sessions = SessionManager(
             limits,

@@ -96,6 +96,8 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
                         await app.upstreams.aclose()
                 finally:
                     await app.pool.aclose()
+                    if app.store is not None:
+                        await app.store.aclose()
 
     async def list_tools(
         ctx: ServerRequestContext[App], params: types.PaginatedRequestParams | None

@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_HTTP_BODY_TIMEOUT_S",
+    "DEFAULT_HTTP_DRAIN_DELAY_S",
     "DEFAULT_HTTP_HEADER_TIMEOUT_S",
     "DEFAULT_HTTP_MAX_CONNECTIONS",
     "DEFAULT_HTTP_MAX_SESSIONS",
@@ -116,6 +117,9 @@ DEFAULT_HTTP_STREAM_MAX_S = 300.0
 """Seconds a ``GET /mcp`` stream stays open before the server ends it (its client may open a new one)."""
 DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S = 600.0
 """Seconds a session may go without any request before it is closed (HTTP sessions only)."""
+DEFAULT_HTTP_DRAIN_DELAY_S = 0.0
+"""Seconds between SIGTERM and the drain during which the server still serves but ``/healthz`` answers 503, so that
+a load balancer stops sending it requests first (behind one, set it above the balancer's time to notice)."""
 
 
 SESSION_BUDGET_BYTES = 256 * 2**20
@@ -210,6 +214,11 @@ class Settings(BaseSettings):
     state_ttl_s: float = Field(
         DEFAULT_STATE_TTL_S, gt=0, le=7 * 86_400, description="seconds a run paused for the user's consent waits"
     )
+    state_store: str = Field(
+        "memory",
+        description="where sessions and paused runs are kept: memory (this process), sqlite:///PATH (processes on one "
+        "host) or redis://HOST:PORT/DB (processes anywhere); a shared store needs SANDBOX_STATE_KEYS",
+    )
     max_journal_bytes: int = Field(
         DEFAULT_MAX_JOURNAL_BYTES,
         ge=65_536,
@@ -257,6 +266,12 @@ class Settings(BaseSettings):
     http_session_idle_timeout_s: float = Field(
         DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S, gt=0, le=86_400, description="seconds before an idle session closes"
     )
+    http_drain_delay_s: float = Field(
+        DEFAULT_HTTP_DRAIN_DELAY_S,
+        ge=0,
+        le=600,
+        description="seconds after SIGTERM of still serving with /healthz at 503, before the drain",
+    )
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod
@@ -264,6 +279,14 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("state_store")
+    @classmethod
+    def _known_store(cls, value: str) -> str:
+        from sandbox_server.store_location import parse_store_url
+
+        parse_store_url(value)
+        return value.strip()
 
     @property
     def packages_path(self) -> Path:

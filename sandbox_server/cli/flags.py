@@ -65,6 +65,12 @@ _SETTING_FLAGS: list[tuple[str, str, type, str]] = [
     ),
     ("--state-ttl-s", "state_ttl_s", float, "seconds a run paused for the user's consent waits for the answer"),
     ("--max-journal-bytes", "max_journal_bytes", int, "largest journal of a paused run or a session, as JSON"),
+    (
+        "--state-store",
+        "state_store",
+        str,
+        "where sessions and paused runs are kept: memory, sqlite:///PATH or redis://HOST:PORT/DB",
+    ),
 ]
 
 
@@ -77,6 +83,7 @@ _HTTP_FLAGS: list[tuple[str, str, type, str]] = [
     ("--http-session-idle-timeout", "http_session_idle_timeout_s", float, "seconds before an unused session ends"),
     ("--http-max-streams", "http_max_streams", int, "open GET streams at most (with --http-sessions)"),
     ("--http-stream-max-s", "http_stream_max_s", float, "seconds before a GET stream is ended (with --http-sessions)"),
+    ("--http-drain-delay", "http_drain_delay_s", float, "seconds after SIGTERM of serving with /healthz at 503"),
 ]
 
 
@@ -234,7 +241,7 @@ def configuration_problem(error: ErrorDetails, args: argparse.Namespace) -> str:
             r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: source(m[0]) if m[0] in Settings.model_fields else m[0], message
         )
     field = str(error["loc"][0])
-    shown = "" if field == "auth_token" else f" = {error['input']!r}"
+    shown = "" if field in ("auth_token", "state_store") else f" = {error['input']!r}"  # a URL may hold a password
     return f"{source(field)}{shown}: {message}"
 
 

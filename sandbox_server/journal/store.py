@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-__all__ = ["DEFAULT_MEMORY_STORE_BYTES", "MemoryStore", "StateStore", "StoreFull"]
+__all__ = ["DEFAULT_MEMORY_STORE_BYTES", "MemoryStore", "StateStore", "StoreFull", "StoreUnavailable"]
 
 DEFAULT_MEMORY_STORE_BYTES = 512 * 2**20
 """Most bytes of journals an in-memory store holds."""
@@ -23,8 +23,20 @@ class StoreFull(Exception):
     """The store has no room for an entry; the message says how much it holds."""
 
 
+class StoreUnavailable(Exception):
+    """The store did not answer in time, or answered with an error; the message says which store and why. Nothing
+    the store was asked to do may be taken as done."""
+
+
 class StateStore(Protocol):
-    """Journals by key, each with an expiry."""
+    """Journals by key, each with an expiry.
+
+    Every method but :meth:`healthy` raises :class:`StoreUnavailable` when the store cannot be reached, and the
+    writing ones :class:`StoreFull` when it has no room.
+    """
+
+    kind: str
+    """What keeps the entries: ``memory``, ``sqlite`` or ``redis``."""
 
     async def put(self, key: str, value: bytes, ttl_s: float) -> None:
         """Keep ``value`` under ``key`` for ``ttl_s`` seconds (replacing what was there)."""
@@ -81,6 +93,8 @@ class MemoryStore:
 
     Expired entries go when they are next looked at, and with every write.
     """
+
+    kind = "memory"
 
     def __init__(self, max_bytes: int = DEFAULT_MEMORY_STORE_BYTES) -> None:
         self._max_bytes = max_bytes

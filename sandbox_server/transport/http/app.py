@@ -24,6 +24,7 @@ import logging
 import math
 import signal
 import socket
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import FrameType
@@ -39,6 +40,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
+from sandbox_server.journal.health import store_health
 from sandbox_server.server import App
 from sandbox_server.settings import Settings, is_loopback
 from sandbox_server.transport.http.admission import Admission, AdmissionLimits
@@ -117,6 +119,8 @@ class HttpApp:
 
     def __init__(self, server: Server[App], app: App, settings: Settings, connections: ConnectionLimits) -> None:
         self.connections = connections
+        self.leaving = False
+        """Set on SIGTERM with a drain delay: still serving, but telling health checks to send requests elsewhere."""
         sessions = settings.http_sessions
         body_limit = max_body_bytes(settings)
         security = _security(settings)
@@ -169,9 +173,14 @@ class HttpApp:
         async def health(request: Request) -> Response:
             stats = app.pool.stats()
             healthy = stats.get("size", 0) > 0
+            # A replica whose state store does not answer cannot serve sessions or resume paused runs: a load balancer
+            # checking here sends their calls elsewhere.
+            store = await store_health(app.store)
+            status = ("ok" if healthy else "starting") if store["ok"] else "store unavailable"
             return JSONResponse(
                 {
-                    "status": "ok" if healthy else "starting",
+                    "status": "stopping" if self.leaving else status,
+                    "store": store,
                     "pool": stats,
                     "http": {
                         "requestsInProgress": self.admission.in_progress,
@@ -185,7 +194,7 @@ class HttpApp:
                         "connections": connections.stats(),
                     },
                 },
-                status_code=200,
+                status_code=200 if store["ok"] and not self.leaving else 503,
             )
 
         self.asgi: ASGIApp = Starlette(
@@ -222,26 +231,45 @@ def build_http_app(server: Server[App], app: App, settings: Settings) -> HttpApp
 class _DrainingServer(uvicorn.Server):
     """uvicorn's server, with the signal handling a drain needs.
 
-    The first SIGTERM (or SIGINT) starts the drain: no new connections, requests in progress are answered.
+    The first SIGTERM (or SIGINT) starts the drain: no new connections, requests in progress are answered. With a
+    drain delay (``http_drain_delay_s``), SIGTERM first turns ``/healthz`` to 503 for that long while requests are
+    still served, so that a load balancer stops sending any before the socket closes.
     Another SIGTERM during the drain is logged and changes nothing; SIGKILL remains the way to stop at once (a
     second SIGINT, typed at a terminal, still forces the exit as uvicorn does). The signal is not raised again
     after the drain, so a drained server exits with status 0, as over stdio.
     """
 
     on_drain: Callable[[], None] = staticmethod(lambda: None)
+    on_leave: Callable[[], None] = staticmethod(lambda: None)
+    drain_delay_s: float = 0.0
+    _leaving: threading.Timer | None = None
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.on_drain()
         await super().shutdown(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        if not self.should_exit:
+        if not self.should_exit and self._leaving is None and sig == signal.SIGTERM and self.drain_delay_s > 0:
+            # Behind a load balancer: keep serving while its health checks see 503 and take this replica out, so
+            # that no request reaches a socket that is closing; then drain as usual.
+            logger.info("received signal %d; /healthz answers 503 for %g s, then draining", sig, self.drain_delay_s)
+            self.on_leave()
+            self._leaving = threading.Timer(self.drain_delay_s, self._drain_now)
+            self._leaving.daemon = True
+            self._leaving.start()
+        elif not self.should_exit and self._leaving is not None and sig == signal.SIGTERM:
+            logger.warning("received signal %d again; still leaving (SIGINT drains now, SIGKILL stops at once)", sig)
+        elif not self.should_exit:
             logger.info("received signal %d; answering the requests in progress, then exiting", sig)
             self.should_exit = True
         elif sig == signal.SIGINT:
             self.force_exit = True
         else:
             logger.warning("received signal %d again; still draining (SIGKILL stops at once)", sig)
+
+    def _drain_now(self) -> None:
+        logger.info("draining: answering the requests in progress, then exiting")
+        self.should_exit = True
 
 
 async def serve_http(server: Server[App], app: App, settings: Settings, *, drain_timeout: float | None = None) -> None:
@@ -272,6 +300,12 @@ async def serve_http(server: Server[App], app: App, settings: Settings, *, drain
         http_app.admission.close_streams()
 
     uvicorn_server.on_drain = drain
+    uvicorn_server.drain_delay_s = settings.http_drain_delay_s
+
+    def leave() -> None:
+        http_app.leaving = True
+
+    uvicorn_server.on_leave = leave
     logger.info(
         "serving MCP over HTTP at http://%s:%d%s (%s)",
         settings.host,
