@@ -24,7 +24,12 @@ import anyio
 
 from sandbox_server.sandbox import Job, SandboxLimits, WorkerPool
 from sandbox_server.sandbox.outcome import Outcome
-from sandbox_server.settings import default_max_sessions
+from sandbox_server.settings import (
+    DEFAULT_MAX_SESSIONS_PER_CLIENT,
+    DEFAULT_SESSION_IDLE_TIMEOUT_S,
+    DEFAULT_SESSION_MAX_AGE_S,
+    default_max_sessions,
+)
 
 __all__ = ["RESET_KINDS", "SessionLimits", "SessionManager", "SessionRefused", "SessionRun"]
 
@@ -39,10 +44,10 @@ class SessionLimits:
     """How many sessions, for how long (the settings ``max_sessions_per_client``, ``max_sessions``,
     ``session_idle_timeout_s`` and ``session_max_age_s``)."""
 
-    per_client: int = 4
+    per_client: int = DEFAULT_MAX_SESSIONS_PER_CLIENT
     per_server: int = field(default_factory=default_max_sessions)
-    idle_s: float = 900.0
-    max_age_s: float = 4 * 3600.0
+    idle_s: float = DEFAULT_SESSION_IDLE_TIMEOUT_S
+    max_age_s: float = DEFAULT_SESSION_MAX_AGE_S
 
 
 class SessionRefused(Exception):
