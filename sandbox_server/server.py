@@ -16,7 +16,6 @@ import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import anyio
@@ -26,6 +25,7 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from sandbox_server import distribution
 from sandbox_server.backlog import Backlog
 from sandbox_server.charts import Renderer, charts_available
 from sandbox_server.data.folder import DataFolder
@@ -41,6 +41,7 @@ from sandbox_server.settings import Settings
 from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
 from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
+from sandbox_server.tools.unavailable import unavailable_arguments, unavailable_tool
 from sandbox_server.upstream import redaction
 from sandbox_server.upstream.config import load_upstream_config
 from sandbox_server.upstream.consent import Elicitation
@@ -77,11 +78,8 @@ instead of copying their contents into `input`.\
 
 
 def package_version() -> str:
-    """The installed package's version, from its metadata."""
-    try:
-        return version("sandbox-server")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
-        return "0.0.0+unknown"
+    """The installed package's version, from its metadata (under the distribution's name)."""
+    return distribution.package_version()
 
 
 @dataclass(slots=True)
@@ -140,7 +138,10 @@ class App:
             )
             directory = Directory(upstreams)
             registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer))
-        validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
+        validators = {
+            spec.name: ArgumentValidator(spec.input_schema, unavailable=unavailable_arguments(spec.name))
+            for spec in registry
+        }
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         return cls(
             settings=settings,
@@ -283,7 +284,10 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         spec = app.registry.get(params.name)
         if spec is None:
             known = ", ".join(app.registry.names())
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name!r}. Known tools: {known}.")
+            hint = f" {unavailable_tool(params.name)}" if unavailable_tool(params.name) else ""
+            raise MCPError(
+                code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name!r}. Known tools: {known}.{hint}"
+            )
         started = time.perf_counter()
         result = _encodable(
             await app.call(

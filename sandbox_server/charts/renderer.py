@@ -30,6 +30,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from sandbox_server.charts.images import image_size
 from sandbox_server.charts.limits import RenderError, RenderLimits
 from sandbox_server.charts.sanitize import Checked, check_item
+from sandbox_server.distribution import install_line
 from sandbox_server.sandbox.protocol import HEADER, ProtocolError, decode_frame, encode_frame, frame_length
 
 __all__ = ["STARTUP_TIMEOUT_S", "WORKER_MODULE", "Rendered", "Renderer", "charts_available", "describe"]
@@ -211,7 +212,9 @@ class Renderer:
     async def start(self, warm: bool = True) -> None:
         """Start the render process unless it runs; it warms up (~1.7 s) on its own while this returns at once."""
         if not charts_available():
-            raise RenderError("charts are not available on this server: it lacks the sandbox-server[charts] extra")
+            raise RenderError(
+                f"charts are not available on this server: it lacks the charts extra ({install_line('charts')})"
+            )
         self._warm = warm
         async with self._lock:
             if self._process is None and not self._closed:
@@ -240,7 +243,9 @@ class Renderer:
                 render process died; the message says what to change.
         """
         if not charts_available():
-            raise RenderError("charts are not available on this server: it lacks the sandbox-server[charts] extra")
+            raise RenderError(
+                f"charts are not available on this server: it lacks the charts extra ({install_line('charts')})"
+            )
         checked = check_item(item, self.limits)
         field = "svg" if checked.kind == "svg" else "spec"
         message = {"op": "render", "kind": checked.kind, field: checked.source, "scale": checked.scale}

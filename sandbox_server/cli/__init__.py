@@ -45,11 +45,12 @@ def _configure_logging(level: str) -> None:
 
 
 def _print_versions() -> None:
+    from sandbox_server.distribution import DISTRIBUTION, package_version
     from sandbox_server.sandbox import engine_versions
-    from sandbox_server.server import package_version
 
     versions = engine_versions()
-    sys.stdout.write(f"sandbox-server {package_version()} (mini-racer {versions['miniRacer']}, V8 {versions['v8']})\n")
+    engine = f"mini-racer {versions['miniRacer']}, V8 {versions['v8']}"
+    sys.stdout.write(f"sandbox-server {package_version()} (distribution {DISTRIBUTION}; {engine})\n")
 
 
 TERMINAL_NOTE = (
