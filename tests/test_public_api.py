@@ -25,7 +25,9 @@ def test_the_version_comes_from_the_metadata_of_the_distribution_named_in_pyproj
     assert pyproject["project"]["name"] == DISTRIBUTION
     installed = distribution(DISTRIBUTION)
     assert sandbox_server.__version__ == installed.version == pyproject["project"]["version"]
-    assert {(entry.name, entry.value) for entry in installed.entry_points} >= {("sandbox-server", "sandbox_server.cli:main")}
+    assert {(entry.name, entry.value) for entry in installed.entry_points} >= {
+        ("sandbox-server", "sandbox_server.cli:main")
+    }
 
 
 def test_no_install_line_or_message_names_the_other_projects_distribution() -> None:

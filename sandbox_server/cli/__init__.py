@@ -14,7 +14,7 @@ from pathlib import Path
 import anyio
 from pydantic import ValidationError
 
-from sandbox_server.cli.client import call_arguments, resources_command, tools_command, write_json
+from sandbox_server.cli.client import call_arguments, failed, resources_command, tools_command
 from sandbox_server.cli.errors import HttpFailures, explain_failure
 from sandbox_server.cli.flags import (
     build_parser,
@@ -162,10 +162,7 @@ def _client_command(
         raise
     except Exception as exc:
         reason = explain_failure(exc, url=args.url, http=http_failures, token_sent=settings.auth_token is not None)
-        sys.stderr.write(f"sandbox-server: {reason}\n")
-        if args.json:
-            write_json({"error": reason, **({"results": answered} if answered else {})})
-        return 1
+        return failed(args, reason, 1, answered)
 
 
 def main() -> None:

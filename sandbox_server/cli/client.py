@@ -105,8 +105,7 @@ async def resources_command(args: argparse.Namespace, settings: Settings, http_f
     async with contextlib.AsyncExitStack() as stack:
         client = await _connect(stack, args, settings, http_failures)
         if client.server_capabilities is None or client.server_capabilities.resources is None:
-            sys.stderr.write("sandbox-server: the server publishes no resources; start it with --data-dir PATH\n")
-            return 2
+            return failed(args, "the server publishes no resources; start it with --data-dir PATH", 2)
         try:
             if args.resources_command == "list":
                 listed: list[Any] = []
@@ -127,8 +126,7 @@ async def resources_command(args: argparse.Namespace, settings: Settings, http_f
             uri = args.uri if args.uri.startswith(SCHEME + ":") else uri_of(args.uri)
             result = await client.read_resource(uri)
         except MCPError as exc:
-            sys.stderr.write(f"sandbox-server: {exc}\n")
-            return 1
+            return failed(args, str(exc), 1)
     if args.json:
         sys.stdout.write(result.model_dump_json(by_alias=True, exclude_none=True, indent=2) + "\n")
         return 0
@@ -191,6 +189,15 @@ async def tools_command(
 def write_json(document: object) -> None:
     """Print one JSON document on stdout."""
     sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+def failed(args: argparse.Namespace, reason: str, status: int, answered: list[dict[str, Any]] | None = None) -> int:
+    """Say why a client command failed: one line on stderr and, with ``--json``, one JSON document on stdout (with
+    the results answered before the failure, if any). Returns ``status``."""
+    sys.stderr.write(f"sandbox-server: {reason}\n")
+    if getattr(args, "json", False):
+        write_json({"error": reason, **({"results": answered} if answered else {})})
+    return status
 
 
 class ImageFiles:

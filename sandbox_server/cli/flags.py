@@ -81,31 +81,21 @@ def shown_default(name: str) -> str:
 
 def accepted_values(name: str) -> str | None:
     """What the setting ``name`` accepts, in words, when it is a number with bounds (``from 1 to 256``)."""
-    kind = _value_kind(FIELDS[name].annotation)
-    if kind not in (int, float):
+    if _value_kind(FIELDS[name].annotation) not in (int, float):
         return None
-    bounds: dict[str, object] = {}
-    for item in FIELDS[name].metadata:
-        for key in ("ge", "gt", "le", "lt"):
-            if hasattr(item, key):
-                bounds[key] = getattr(item, key)
-    low = (
-        f"from {_number(bounds['ge'])}"
-        if "ge" in bounds
-        else f"more than {_number(bounds['gt'])}"
-        if "gt" in bounds
-        else None
-    )
-    high = (
-        f"{_number(bounds['le'])}" if "le" in bounds else f"below {_number(bounds['lt'])}" if "lt" in bounds else None
-    )
-    if low is None and high is None:
-        return None
-    if high is None:
-        return f"{low.removeprefix('from ')} or more" if low.startswith("from") else low
-    if low is None:
-        return f"up to {high}"
-    return f"{low} to {high}" if low.startswith("from") else f"{low}, up to {high}"
+    bounds = {
+        key: _number(getattr(item, key)) for item in FIELDS[name].metadata for key in _BOUNDS if hasattr(item, key)
+    }
+    ge, gt, le, lt = (bounds.get(key) for key in _BOUNDS)
+    high = le if le is not None else None if lt is None else f"below {lt}"
+    if ge is not None:
+        return f"{ge} or more" if high is None else f"from {ge} to {high}"
+    if gt is not None:
+        return f"more than {gt}" if high is None else f"more than {gt}, up to {high}"
+    return None if high is None else f"up to {high}"
+
+
+_BOUNDS = ("ge", "gt", "le", "lt")
 
 
 def _number(value: object) -> str:
@@ -314,11 +304,13 @@ def settings_env(settings: Settings) -> dict[str, str]:
 def unknown_variables(environ: Mapping[str, str]) -> Iterator[str]:
     """A warning for each ``SANDBOX_*`` variable that names no setting (and so changes nothing), with the closest
     real name."""
-    known = sorted(env_name(name) for name in FIELDS)
+    prefix = ENV_PREFIX.upper()
+    known = sorted(name.upper() for name in FIELDS)
     for key in sorted(environ):
         upper = key.upper()
-        if not upper.startswith(ENV_PREFIX.upper()) or upper in known:
+        if not upper.startswith(prefix) or upper.removeprefix(prefix) in known:
             continue
-        close = difflib.get_close_matches(upper, known, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]}?" if close else "sandbox-server serve --help lists every setting"
+        # Compared without the prefix, which every name shares and which would make any two names look alike.
+        close = difflib.get_close_matches(upper.removeprefix(prefix), known, n=1, cutoff=0.6)
+        hint = f"did you mean {prefix}{close[0]}?" if close else "sandbox-server serve --help lists every setting"
         yield f"{key} is not a setting and is ignored; {hint}"
