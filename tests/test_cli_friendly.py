@@ -334,6 +334,19 @@ def test_a_bad_setting_exits_2_with_one_line_and_no_traceback(
     assert "Traceback" not in done.stderr
 
 
+def test_an_unknown_platform_is_a_configuration_error_also_when_the_workers_are_counted_from_the_cpus() -> None:
+    env = server_env(SANDBOX_PLATFORM="windows")
+    del env["SANDBOX_WORKERS"]  # the default number of workers asks the platform module for the CPUs
+    done = subprocess.run(
+        [*COMMAND, "tools", "list"], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "sandbox-server: invalid configuration: SANDBOX_PLATFORM = 'windows': Input should be 'auto', 'linux' or "
+        "'portable'\n"
+    )
+
+
 def test_a_flag_of_serve_before_a_client_command_is_a_usage_error_naming_it() -> None:
     done = run_cli("--port", "9000", "tools", "list")
     assert done.returncode == 2
