@@ -2,11 +2,15 @@
 
 Every limit is a named constant here; the CLI, the tool schemas, the README and the worker pool all read them
 from this module. At run time each setting can be given as a command-line flag or as an environment variable
-named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``).
+named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``). The fields of :class:`Settings` are the one
+list of settings: the command line makes a flag of each (its help is the field's description; :class:`Option` marks
+the fields whose flag is named otherwise, belongs to ``serve`` only, or does not exist), and a test holds the
+README's table to them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -148,6 +152,7 @@ def default_workers() -> int:
     return platform.cpu_count()
 
 
+@dataclass(frozen=True, slots=True)
 class Option:
     """How a setting is given on the command line, as metadata of a :class:`Settings` field.
 
@@ -156,18 +161,12 @@ class Option:
     are built from the fields and this metadata alone (:mod:`sandbox_server.cli.flags`).
     """
 
-    __slots__ = ("default_text", "flag", "serve_only")
-
-    def __init__(self, flag: str | None = None, *, serve_only: bool = False, default_text: str | None = None) -> None:
-        self.flag = flag
-        """The flag's name; None: derived from the field's name; empty: no flag, the environment variable only."""
-        self.serve_only = serve_only
-        """A flag of ``serve`` only (how to serve), not of the client commands, which start a stdio server."""
-        self.default_text = default_text
-        """How the default reads in ``--help`` and the README, where it is computed at start-up."""
-
-    def __repr__(self) -> str:
-        return f"Option(flag={self.flag!r}, serve_only={self.serve_only!r}, default_text={self.default_text!r})"
+    flag: str | None = None
+    """The flag's name; None: derived from the field's name; empty: no flag, the environment variable only."""
+    serve_only: bool = False
+    """A flag of ``serve`` only (how to serve), not of the client commands, which start a stdio server."""
+    default_text: str | None = None
+    """How the default reads in ``--help`` and the README, where it is computed at start-up."""
 
 
 ENVIRONMENT_ONLY = Option("")

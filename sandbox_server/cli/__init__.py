@@ -1,6 +1,9 @@
 """Command line: ``serve`` (the default) runs the server; ``tools list|call`` and ``resources list|read`` talk to one
 as a client (:mod:`.client`). The flags are in :mod:`.flags`, the explanations of a client's failures in
-:mod:`.errors`."""
+:mod:`.errors`.
+
+Exit statuses: 0 done, 1 a failed call or tool result, 2 a usage or configuration error (one line, never a
+traceback), 130 interrupted by Ctrl-C (one line; servers drain and stop their workers on the way out)."""
 
 from __future__ import annotations
 
