@@ -15,6 +15,7 @@ from benchmarks import (
     charts,
     code_mode,
     coldstart,
+    consent,
     cost,
     cycle,
     datafiles,
@@ -23,6 +24,7 @@ from benchmarks import (
     machine,
     memory,
     node_first_use,
+    packages,
     peer,
     peer_options,
     sessions,
@@ -41,7 +43,7 @@ __all__ = ["CODE_MODE_SECTIONS", "SESSIONS_SECTIONS", "Run", "main", "run"]
 
 CODE_MODE_SECTIONS = 3
 SESSIONS_SECTIONS = 3
-SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS + 1
+SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS + 3
 
 
 class Run:
@@ -91,8 +93,10 @@ class Run:
         await self.add("datafiles", lambda: datafiles.measure(plan, progress))
         await self.add("node_first_use", lambda: node_first_use.measure(plan, progress))
         await self.measure_code_mode()
+        await self.add("consent", lambda: consent.measure(plan, progress))
         await self.measure_sessions()
         await self.add("charts", lambda: charts.measure(plan, progress))
+        await self.add("packages", lambda: packages.measure(plan, progress))
 
     async def measure_code_mode(self) -> None:
         """Sections 12 to 14, on one sandbox-server with the records test server upstream and a direct client."""

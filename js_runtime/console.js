@@ -282,7 +282,7 @@ const consoleObject = {
       writeLine(output.stderr, "Warning: Label '" + name + "' already exists for console.time()");
       return;
     }
-    output.timers[name] = DateNow();
+    output.timers[name] = userNow();
   },
   timeEnd(label) {
     const name = labelText(label);
@@ -292,7 +292,7 @@ const consoleObject = {
       return;
     }
     delete output.timers[name];
-    writeLine(output.stdout, name + ': ' + formatDuration(DateNow() - start));
+    writeLine(output.stdout, name + ': ' + formatDuration(userNow() - start));
   },
   timeLog(label, ...data) {
     const name = labelText(label);
@@ -301,7 +301,7 @@ const consoleObject = {
       writeLine(output.stderr, "Warning: No such label '" + name + "' for console.timeLog()");
       return;
     }
-    let text = name + ': ' + formatDuration(DateNow() - start);
+    let text = name + ': ' + formatDuration(userNow() - start);
     if (data.length > 0) text += ' ' + formatForConsole(formatArgs, data);
     writeLine(output.stdout, text);
   },

@@ -44,9 +44,11 @@ function workerRequest() {
     case 'takeDisplays': return takeDisplays();
     case 'abort': return abort();
     case 'abortMemory': return abortMemory();
+    case 'pause': return pauseRun();
     case 'warmUp': return warmUp();
     case 'deferredLoaded': return deferredLoaded();
     case 'compileGroups': return compileCommonGroups();
+    case 'packages': return offerPackages(body);
     case 'connect': return connect(arguments[0], body);
     default: return false;
   }

@@ -21,6 +21,8 @@ const hostState = {
 function resetHostCalls() {
   hostState.pending = ObjectCreate(null);
   hostState.count = 0;
+  // Ids count from 1 in every run, so that a run done again asks under the same ids.
+  hostState.nextId = 1;
 }
 
 // A promise of the host's answer to `kind` with `payload` (plain JSON values the runtime built).
@@ -57,12 +59,19 @@ function settleHostCall(text) {
   const id = answer.id;
   const entry = typeof id === 'number' ? hostState.pending[id] : undefined;
   if (entry === undefined) return false;
+  // In a journaled run the answer waits for its turn (journal.js).
+  if (journalState.on) journalAnswer(id, () => deliverHostAnswer(id, entry, answer));
+  else deliverHostAnswer(id, entry, answer);
+  return true;
+}
+
+function deliverHostAnswer(id, entry, answer) {
+  if (hostState.pending[id] !== entry) return;
   delete hostState.pending[id];
   hostState.count--;
   if (answer.ok === true) entry.resolve(answer.value);
   else entry.reject(hostError(answer.error));
   if (hostState.count === 0) scheduleCheck();
-  return true;
 }
 
 // An error object for a refused or failed host call, with the fields the host gave.

@@ -6,8 +6,8 @@
 // come with the run's options, for the modules the code may use (their names are in it), so an
 // isolate whose code uses none never holds them. Each source is a function of `host` (see
 // nodeHost) returning the module's exports, which require() returns from then on.
-// Modules that would reach the host (child_process, net, fs writes, ...) and packages are
-// refused with an error that says what to do instead.
+// Modules that would reach the host (child_process, net, fs writes, ...) are refused with an
+// error that says what to do instead; any other name is an npm package's (packages.js).
 
 const nodeState = {
   __proto__: null,
@@ -126,7 +126,7 @@ function nodeHost() {
       require: moduleRequire,
       global: (name) => nodeGlobal(name),
       seed: hexBytes(runState.seed),
-      now: () => DateNow() - runState.startedAt,
+      now: () => userNow() - runState.startedAt,
       inspect: (value, options) => inspect(value, options),
       format: (args) => formatArgs(args),
       inspectCustom: customInspectSymbol,
@@ -248,6 +248,7 @@ function moduleRequire(specifier) {
 }
 
 function nodeRequire(specifier) {
+  if (typeof specifier === 'string' && packageNamed('r:' + specifier)) return packageRequire(specifier);
   if (typeof specifier !== 'string') {
     throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "id" argument must be of type string. Received ' +
       describeReceived(specifier));
@@ -274,9 +275,11 @@ function nodeRequire(specifier) {
   if (prefixed) {
     throw nodeError(ErrorCtor, 'ERR_UNKNOWN_BUILTIN_MODULE', 'No such built-in module: ' + specifier);
   }
+  if (packageState.available !== undefined) throw missingModule(specifier, 'require');
   throw nodeError(ErrorCtor, 'MODULE_NOT_FOUND', "Cannot find module '" + specifier + "': this sandbox has no " +
-    'packages or files to load modules from; write the code inline (Node built-ins such as crypto, buffer, ' +
-    'util and path work)');
+    'packages added (whoever runs the server can add one with `sandbox-server packages add ' +
+    packageRoot(specifier) + '`) and no files to load modules from; write the code inline (Node built-ins such ' +
+    'as crypto, buffer, util and path work)');
 }
 
 function describeReceived(value) {
@@ -289,6 +292,7 @@ function describeReceived(value) {
 // APIs'. Installed only for runs whose code names a Node module, its global or `require`.
 // import('x'), as the worker rewrites it: a promise of the module's namespace, its exports and `default`.
 function nodeImport(specifier) {
+  if (typeof specifier === 'string' && packageNamed('i:' + specifier)) return packageImport(specifier);
   try {
     const exports = nodeRequire(specifier);
     const namespace = ObjectCreate(null);
@@ -301,6 +305,13 @@ function nodeImport(specifier) {
   } catch (error) {
     return PromiseReject(error);
   }
+}
+
+// An import statement, as the worker rewrites it (`const { a } = __importStatic('x')`): the
+// module's namespace: a package's, or a built-in's exports with `default`.
+function nodeImportStatic(specifier) {
+  if (typeof specifier === 'string' && packageNamed('i:' + specifier)) return packageNamespace(specifier);
+  return builtinNamespace(nodeRequire(specifier));
 }
 
 // Loads the modules the code names before any of it runs, so that each captures the built-ins it uses
@@ -323,6 +334,7 @@ function preloadNodeModules(ids) {
 function installNodeModules() {
   defineGlobalValue('require', nodeRequire);
   defineGlobalValue('__import', nodeImport);
+  defineGlobalValue('__importStatic', nodeImportStatic);
   const module = { exports: {} };
   defineGlobalValue('module', module);
   defineGlobalValue('exports', module.exports);

@@ -100,11 +100,13 @@ const MathMax = Math.max;
 const MathFloor = Math.floor;
 const MathRound = Math.round;
 const MathSqrt = Math.sqrt;
+const MathImul = Math.imul;
 
 const DateNow = Date.now;
 const DatePrototype = Date.prototype;
 const DatePrototypeGetTime = uncurryThis(Date.prototype.getTime);
 const DatePrototypeToISOString = uncurryThis(Date.prototype.toISOString);
+const DatePrototypeToString = uncurryThis(Date.prototype.toString);
 const DateCtor = Date;
 
 const JSONParse = JSON.parse;

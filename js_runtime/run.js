@@ -44,7 +44,7 @@ const runState = {
 // The options the worker sends with every run: the output cap and 32 bytes of fresh entropy
 // (hex) for the web crypto API. Unreadable options leave the defaults.
 function parseOptions(optionsJson) {
-  const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined,
+  const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined, journal: undefined,
     nodePreload: undefined, webPreload: undefined, tools: undefined, charts: false, session: false, cellPrelude: undefined };
   try {
     const parsed = JSONParse(optionsJson);
@@ -55,6 +55,8 @@ function parseOptions(optionsJson) {
     const seedDescriptor = describe(parsed, 'seed');
     if (seedDescriptor !== undefined && typeof seedDescriptor.value === 'string') options.seed = seedDescriptor.value;
     options.completion = completionHint(describe(parsed, 'completion'));
+    const journal = describe(parsed, 'journal');
+    if (journal !== undefined && journal.value !== null && typeof journal.value === 'object') options.journal = journal.value;
     const iterators = describe(parsed, 'trackIterators');
     if (iterators !== undefined && iterators.value === true) wrapIteratorNext();
     const modules = describe(parsed, 'modules');
@@ -79,6 +81,7 @@ function parseOptions(optionsJson) {
         runState.memory = { __proto__: null, used: used.value, total: total.value };
       }
     }
+    takePackages(describe(parsed, 'packages')); // packages.js: the npm modules the code names
     const nodeModules = describe(parsed, 'nodeModules');
     if (nodeModules !== undefined) {
       provideNodeModules(nodeModules.value);
@@ -124,7 +127,10 @@ function resetRun(options) {
   runState.cap = cap;
   runState.seed = options.seed;
   runState.completion = options.completion;
-  runState.startedAt = DateNow();
+  // A journaled run (journal.js) reads its clock, from its start, through the journal.
+  journalState.on = false;
+  if (options.journal !== undefined) startJournal(options.journal);
+  runState.startedAt = userNow();
   runState.finished = false;
   runState.hasResult = false;
   runState.result = undefined;
@@ -550,7 +556,8 @@ function finish() {
   return text;
 }
 
-// The worker calls these without arguments; `reason` defaults to "timeout".
+// The worker calls these without arguments; `reason` defaults to "timeout". A run paused for
+// the user's consent ends with kind 'paused' and its journal, to be run again from the start.
 function abort(reason) {
   try {
     runState.finished = true;
@@ -558,7 +565,8 @@ function abort(reason) {
     stopAllTimers();
     runState.hasResult = false;
     runState.result = undefined;
-    runState.error = { __proto__: null, kind: reason === 'memory' ? 'memory' : 'timeout', name: null, message: null, line: null,
+    const kind = reason === 'memory' || reason === 'paused' ? reason : 'timeout';
+    runState.error = { __proto__: null, kind, name: null, message: null, line: null,
       column: null, stack: null };
     const text = buildOutcome();
     runState.outcome = text;
@@ -570,6 +578,10 @@ function abort(reason) {
 
 function abortMemory() {
   return abort('memory');
+}
+
+function pauseRun() {
+  return abort('paused');
 }
 
 // The rendered result goes through a stream like the console output, sharing its budget.
@@ -685,7 +697,7 @@ function generalOutcome() {
     ',"async":' + (runState.asyncMode ? 'true' : 'false');
   // The images display() collected: only their count here; the worker takes them (takeDisplays).
   if (displayState.items.length > 0) json += ',"displays":' + displayState.items.length;
-  return json + '}';
+  return json + (journalState.on ? journalJson() : '') + '}';
 }
 
 // The outcome buildOutcome writes for a run that ended with a number, boolean, bigint, null or
@@ -709,7 +721,7 @@ function primitiveOutcome() {
   return '{"ok":true,"resultText":' + jsonString(text) + (value === undefined ? '' : ',"result":' + json) +
     ',"resultType":"' + (value === null ? 'null' : typeof value) + '","stdout":"","stderr":"","truncated":false,"omittedBytes":0,"error":null' +
     ',"resultShortened":false,"syntaxMode":' + nullableJson(runState.syntaxMode) +
-    ',"async":' + (runState.asyncMode ? 'true' : 'false') + '}';
+    ',"async":' + (runState.asyncMode ? 'true' : 'false') + (journalState.on ? journalJson() : '') + '}';
 }
 
 // The longest result text primitiveOutcome writes; the output cap must be at least twice this.

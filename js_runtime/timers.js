@@ -85,18 +85,34 @@ function addTimer(callback, delay, args, repeat) {
     throw new TypeErrorCtor('The "callback" argument must be of type function. Received ' + inspect(callback));
   }
   const id = timerState.nextId++;
-  const timer = { __proto__: null, id, callback, args, repeat, delay: coerceDelay(delay), cell: undefined };
+  const timer = { __proto__: null, id, callback, args, repeat, delay: coerceDelay(delay), cell: undefined, due: 0 };
   timerState.active[id] = timer;
   timerState.pending++;
   armTimer(timer);
   return id;
 }
 
+// In a journaled run (journal.js) a timer knows when it is due by the run's clock, and while the
+// journal's prefix lasts it fires as soon as it may, its turn decided by the prefix.
 function armTimer(timer) {
-  timer.cell = afterDelay(timer.delay, () => fireTimer(timer));
+  let delay = timer.delay;
+  if (journalState.on) {
+    timer.due = userNow() + delay;
+    if (journalReplaying()) delay = 1;
+  }
+  timer.cell = afterDelay(delay, () => fireTimer(timer));
 }
 
 function fireTimer(timer) {
+  if (timerState.stopped || timerState.active[timer.id] !== timer) return;
+  if (journalState.on) {
+    journalTimer(timer);
+    return;
+  }
+  fireTimerNow(timer);
+}
+
+function fireTimerNow(timer) {
   if (timerState.stopped || timerState.active[timer.id] !== timer) return;
   if (!timer.repeat) removeTimer(timer, false);
   try {

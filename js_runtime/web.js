@@ -18,7 +18,7 @@ function webHost() {
     webState.host = {
       __proto__: null,
       seed: hexBytes(runState.seed),
-      now: () => DateNow() - runState.startedAt,
+      now: () => userNow() - runState.startedAt,
       global: (name) => webGlobal(name),
     };
   }

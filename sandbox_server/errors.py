@@ -7,6 +7,10 @@ Everything raised on purpose inside ``sandbox_server`` derives from :class:`Sand
     │   └── ArgumentError    the arguments did not validate against the tool's input schema
     │       └── PathRefused  a name does not lead to a readable file inside the data folder
     ├── ConfigurationError   a setting has a value that cannot be used; raised at start-up
+    ├── ConsentUnavailable   the user cannot be asked to allow an action
+    ├── ConsentPending       the user must be asked, and the run pauses until the client retries with the answer
+    ├── PackageError         an npm package could not be added, read or verified (see sandbox_server.packages)
+    │   └── TamperedPackage  a stored package file no longer matches what its lock recorded
     └── SandboxError         the JavaScript execution machinery itself failed
         └── PoolClosedError  a job was submitted to a worker pool that is shut down
 
@@ -22,11 +26,14 @@ from typing import Any
 __all__ = [
     "ArgumentError",
     "ConfigurationError",
+    "ConsentPending",
     "ConsentUnavailable",
+    "PackageError",
     "PathRefused",
     "PoolClosedError",
     "SandboxError",
     "SandboxServerError",
+    "TamperedPackage",
     "ToolError",
 ]
 
@@ -67,9 +74,26 @@ class ConfigurationError(SandboxServerError):
     """A setting (flag or environment variable) has a value the server cannot use."""
 
 
+class PackageError(SandboxServerError):
+    """An npm package could not be resolved, downloaded, checked, stored or read; the message says which and why."""
+
+
+class TamperedPackage(PackageError):
+    """A stored package file (or its index) no longer has the digest its lock recorded when it was added."""
+
+
 class ConsentUnavailable(SandboxServerError):
     """The user cannot be asked to allow an action: the client offers no elicitation, or the transport has no way
     to reach it. The message says which, as the end of a sentence."""
+
+
+class ConsentPending(SandboxServerError):
+    """A call needs the user's consent, and the answer can only come with the client's retry of the whole request
+    (MCP 2026-07-28's ``input_required``): the run pauses there. ``question`` is what the user is asked."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__(question)
+        self.question = question
 
 
 class SandboxError(SandboxServerError):

@@ -9,7 +9,7 @@ from typing import Any, Literal, Protocol
 import mcp_types as types
 
 from sandbox_server.icons import tool_icons
-from sandbox_server.results import ToolResult
+from sandbox_server.results import InputRequired, ToolResult
 
 __all__ = [
     "PURE_COMPUTATION",
@@ -18,6 +18,7 @@ __all__ = [
     "Handler",
     "ProgressReporter",
     "Registry",
+    "Resume",
     "ToolSpec",
     "pure",
 ]
@@ -43,6 +44,15 @@ async def _no_progress(progress: float, total: float | None = None, message: str
 
 
 @dataclass(frozen=True, slots=True)
+class Resume:
+    """A call that resumes a run paused for the user's consent (MCP 2026-07-28): its request state as this server
+    sealed it (the SDK has unsealed and checked it), and the answers the client brought (``inputResponses``)."""
+
+    state: str
+    responses: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class CallContext:
     """Per-call facilities a tool handler may use."""
 
@@ -53,10 +63,14 @@ class CallContext:
     """Asks the caller's user to allow one action (MCP elicitation); None when the user cannot be asked."""
     no_consent_reason: str = "this client cannot be asked for consent"
     """Why ``consent`` is None, as the end of a sentence."""
+    pausable: bool = False
+    """Whether the user is asked by pausing the run and answering ``input_required`` (MCP 2026-07-28): the client
+    calls again with the answer, and the run resumes from its journal."""
+    resume: Resume | None = None
+    """The paused run this call resumes, if it resumes one."""
     owner: object | None = None
-    """The client connection the call came on, which owns its sessions; None where no state may outlive a call."""
-    no_session_reason: str = "this connection cannot keep sessions"
-    """Why ``owner`` is None, as a sentence."""
+    """Who may name sessions for this call (its client); None where the caller is not known (stateless HTTP): a
+    session name then starts a session, and only its handle continues it."""
 
 
 class Consent(Protocol):
@@ -68,8 +82,9 @@ class Consent(Protocol):
     async def __call__(self, message: str) -> Literal["accept", "decline", "cancel"]: ...
 
 
-Handler = Callable[[dict[str, Any], CallContext], Awaitable[ToolResult]]
-"""A tool implementation: validated arguments in, a result out. Raise ``ToolError`` for domain errors."""
+Handler = Callable[[dict[str, Any], CallContext], Awaitable[ToolResult | InputRequired]]
+"""A tool implementation: validated arguments in, a result out (or the questions to ask first). Raise ``ToolError``
+for domain errors."""
 
 
 def pure(function: Callable[[dict[str, Any]], ToolResult]) -> Handler:

@@ -7,7 +7,7 @@ from typing import Any
 
 import mcp_types as types
 
-__all__ = ["ToolResult", "error", "ok"]
+__all__ = ["InputRequired", "ToolResult", "error", "ok"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,19 @@ class ToolResult:
             structured_content=self.structured,
             is_error=self.is_error,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class InputRequired:
+    """What a tool hands back instead of a result when it needs the user's answer first (MCP 2026-07-28): the
+    client asks its user ``requests`` and calls the tool again with the answers and ``state``, which the server
+    seals before it leaves and unseals when it comes back."""
+
+    requests: dict[str, types.ElicitRequest]
+    state: str
+
+    def to_mcp(self) -> types.InputRequiredResult:
+        return types.InputRequiredResult(input_requests=dict(self.requests), request_state=self.state)
 
 
 def ok(text: str, structured: dict[str, Any]) -> ToolResult:

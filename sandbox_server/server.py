@@ -10,30 +10,35 @@ import asyncio
 import json
 import logging
 import math
+import os
 import time
 import warnings
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.request_state import RequestStateBoundary
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from sandbox_server import distribution
 from sandbox_server.backlog import Backlog
 from sandbox_server.charts import Renderer, charts_available
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.data.resources import DataResources
+from sandbox_server.distribution import package_version
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
-from sandbox_server.registry import CallContext, Registry, ToolSpec
-from sandbox_server.results import ToolResult, error
+from sandbox_server.journal import MemoryStore, StateKeys, StateStore, state_keys_from
+from sandbox_server.journal.problems import RequestStateProblems
+from sandbox_server.packages.catalog import server_catalog
+from sandbox_server.registry import CallContext, Registry, Resume, ToolSpec
+from sandbox_server.results import InputRequired, ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sandbox.protocol import well_formed
 from sandbox_server.sessions import SessionLimits, SessionManager
@@ -41,7 +46,8 @@ from sandbox_server.settings import Settings
 from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
 from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
-from sandbox_server.tools.unavailable import unavailable_arguments, unavailable_tool
+from sandbox_server.tools.resumable import PausedRuns
+from sandbox_server.tools.unavailable import unavailable_arguments, unknown_tool
 from sandbox_server.upstream import redaction
 from sandbox_server.upstream.config import load_upstream_config
 from sandbox_server.upstream.consent import Elicitation
@@ -77,11 +83,6 @@ instead of copying their contents into `input`.\
 """
 
 
-def package_version() -> str:
-    """The installed package's version, from its metadata (under the distribution's name)."""
-    return distribution.package_version()
-
-
 @dataclass(slots=True)
 class App:
     """What one server instance owns: settings, the worker pool and the published tools."""
@@ -104,6 +105,12 @@ class App:
     """The JavaScript sessions of every client (``session`` on the JavaScript tools)."""
     renderer: Renderer | None = None
     """The chart renderer's supervised process, when the ``charts`` extra is installed (``display()``)."""
+    keys: StateKeys | None = None
+    """What seals the request states of paused runs and the session handles this server gives out."""
+    store: StateStore | None = None
+    """Where journals wait between calls (paused runs, sessions)."""
+    caller: object = field(default_factory=object)
+    """Who a stdio server's one client is, on the current revision, where no connection outlives a request."""
 
     @classmethod
     def create(cls, settings: Settings) -> App:
@@ -115,6 +122,8 @@ class App:
         )
         pool = WorkerPool(settings.workers, limits, max_queue_wait_s=settings.max_queue_wait_s)
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
+        keys = StateKeys(state_keys_from(os.environ), settings.state_ttl_s)
+        store = MemoryStore()
         sessions = SessionManager(
             limits,
             SessionLimits(
@@ -122,10 +131,17 @@ class App:
                 per_server=settings.max_sessions,
                 idle_s=settings.session_idle_timeout_s,
                 max_age_s=settings.session_max_age_s,
+                journal_bytes=settings.max_journal_bytes,
+                rebuild_s=settings.session_rebuild_timeout_s,
             ),
+            store,
+            keys,
         )
         renderer = Renderer() if charts_available() else None
-        registry = Registry([*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer)])
+        packages = server_catalog(settings.packages_path)
+        registry = Registry(
+            [*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer, packages)]
+        )
         upstreams = directory = listeners = None
         if settings.upstream is not None:
             listeners = ToolListListeners()
@@ -137,10 +153,12 @@ class App:
                 on_tools_changed=listeners.changed,
             )
             directory = Directory(upstreams)
-            registry.add(execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer))
+            paused = PausedRuns(store, settings.state_ttl_s, settings.max_journal_bytes)
+            registry.add(
+                execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer, paused, packages)
+            )
         validators = {
-            spec.name: ArgumentValidator(spec.input_schema, unavailable=unavailable_arguments(spec.name))
-            for spec in registry
+            s.name: ArgumentValidator(s.input_schema, unavailable=unavailable_arguments(s.name)) for s in registry
         }
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         return cls(
@@ -155,9 +173,13 @@ class App:
             listeners=listeners,
             sessions=sessions,
             renderer=renderer,
+            keys=keys,
+            store=store,
         )
 
-    async def call(self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext) -> ToolResult:
+    async def call(
+        self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext
+    ) -> ToolResult | InputRequired:
         """Validate and run one tool call; every failure becomes a result, never an exception."""
         arguments = {} if arguments is None else arguments
         problems = self.validators[spec.name].problems(arguments) + _non_json_numbers(arguments)
@@ -235,11 +257,12 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         return types.EmptyResult()
 
     # A level chosen with logging/setLevel must outlive the request that chose it, which stateless HTTP cannot do
-    # (each POST is a connection of its own); there the logging capability is not offered at all.
+    # (each POST is a connection of its own); there logging/setLevel is not offered. The current revision needs
+    # none of it: each request carries its own level in _meta, and its messages ride that request's stream.
     offers_logging = app.settings.transport != "http" or app.settings.http_sessions
 
     async def notify_log(ctx: ServerRequestContext[App], level: types.LoggingLevel, data: dict[str, Any]) -> None:
-        if not offers_logging:
+        if not offers_logging and not _modern(ctx):
             return
         # On the newest revision each request opts in with its own level, which the SDK applies.
         threshold = (
@@ -256,51 +279,58 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
                 )
 
     def owner_of(ctx: ServerRequestContext[App]) -> dict[str, Any]:
-        """Who owns the sessions this call may use: its client connection, where state may outlive a request."""
-        if app.settings.transport == "http" and not app.settings.http_sessions:
-            return {
-                "no_session_reason": "stateless HTTP keeps nothing between requests; sessions need the server to run "
-                "with --http-sessions (and, behind a load balancer, session affinity)"
-            }
+        """Who may name sessions for this call: the one client of a stdio server, or the connection of an MCP session
+        over HTTP. Over stateless HTTP nobody is known: a name starts a session, and its handle continues it."""
+        if app.settings.transport == "http" and (not app.settings.http_sessions or _modern(ctx)):
+            return {}
+        if _modern(ctx):
+            return {"owner": app.caller}  # no connection outlives a request, but a stdio server has one client
         return {"owner": _connection_of(ctx)}
 
     def consent_for(ctx: ServerRequestContext[App]) -> dict[str, Any]:
         """How this request can ask its user to allow an action (for ``execute_js_with_tools``)."""
         if app.upstreams is None:
             return {}
-        if app.settings.transport == "http" and not app.settings.http_sessions:
+        if app.settings.transport == "http" and not app.settings.http_sessions and not _modern(ctx):
             return {
                 "no_consent_reason": "stateless HTTP has no way to carry the user's answer back (the server must "
                 "run with --http-sessions)"
             }
-        client = ctx.session.client_params
-        if client is None or client.capabilities.elicitation is None:
+        capabilities = ctx.session.client_capabilities
+        if capabilities is None or capabilities.elicitation is None:
             return {"no_consent_reason": "this client does not offer elicitation, the MCP way to ask its user"}
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            # No request to the client can go out in the middle of a call: the run pauses and the client calls again.
+            return {"pausable": True}
         return {"consent": Elicitation(ctx.session, ctx.request_id)}
 
-    async def call_tool(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(
+        ctx: ServerRequestContext[App], params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
         if app.listeners is not None:
             app.listeners.connections.add(_connection_of(ctx))
         spec = app.registry.get(params.name)
         if spec is None:
-            known = ", ".join(app.registry.names())
-            hint = f" {unavailable_tool(params.name)}" if unavailable_tool(params.name) else ""
-            raise MCPError(
-                code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name!r}. Known tools: {known}.{hint}"
-            )
+            raise MCPError(code=types.INVALID_PARAMS, message=unknown_tool(params.name, app.registry.names()))
         started = time.perf_counter()
-        result = _encodable(
-            await app.call(
-                spec,
-                params.arguments,
-                CallContext(
-                    report_progress=ctx.session.report_progress,
-                    progress_requested=bool(params.meta and params.meta.get("progress_token") is not None),
-                    **consent_for(ctx),
-                    **owner_of(ctx),
-                ),
-            )
+        resume = None
+        if params.request_state is not None:
+            resume = Resume(params.request_state, dict(params.input_responses or {}))
+        answer = await app.call(
+            spec,
+            params.arguments,
+            CallContext(
+                report_progress=ctx.session.report_progress,
+                progress_requested=_progress_requested(ctx, params),
+                resume=resume,
+                **consent_for(ctx),
+                **owner_of(ctx),
+            ),
         )
+        if isinstance(answer, InputRequired):
+            logger.info("tool=%s outcome=input_required questions=%d", spec.name, len(answer.requests))
+            return answer.to_mcp()
+        result = _encodable(answer)
         duration_ms = (time.perf_counter() - started) * 1000
         outcome = _outcome_label(result)
         logger.info("tool=%s outcome=%s duration_ms=%.1f", spec.name, outcome, duration_ms)
@@ -353,6 +383,13 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             on_set_logging_level=set_logging_level if offers_logging else None,
             **resource_handlers,
         )
+    if app.keys is not None:
+        # Seal what paused runs hand the client, and unseal and check what comes back, before any handler sees it;
+        # a state that does not pass is answered with what to do about it (transport/state.py).
+        server.middleware += [
+            RequestStateProblems(app.keys.ttl_s),
+            RequestStateBoundary(app.keys.request_states, default_audience=SERVER_NAME),
+        ]
     if app.listeners is not None:
         # execute_js_with_tools follows the upstream servers' tools: say so in the capabilities, so that clients
         # expect notifications/tools/list_changed.
@@ -423,6 +460,25 @@ def _non_json_paths(value: Any, path: str = "") -> list[str]:
 def _encodable(result: ToolResult) -> ToolResult:
     """``result`` as text the transport can encode; otherwise writing it would end the whole connection."""
     return replace(result, text=well_formed(result.text), structured=well_formed(result.structured))
+
+
+def _progress_requested(ctx: ServerRequestContext[App], params: types.CallToolRequestParams) -> bool:
+    """Whether the caller asked for progress notifications (a progress token)."""
+    if params.meta and params.meta.get("progress_token") is not None:
+        return True
+    # The SDK's in-process client on the current revision calls the handler directly, with no token: its progress
+    # callback is on the request's own channel back (mcp 2.3, within the runner's wrapper of it).
+    channel = getattr(ctx.session, "_request_outbound", None)
+    for _ in range(3):
+        if getattr(channel, "_on_progress", None) is not None:
+            return True
+        channel = getattr(channel, "_inner", None)
+    return False
+
+
+def _modern(ctx: ServerRequestContext[App]) -> bool:
+    """Whether the request speaks the current, stateless revision (2026-07-28)."""
+    return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
 
 
 def _connection_of(ctx: ServerRequestContext[App]) -> object:

@@ -31,6 +31,7 @@ __all__ = [
     "DEFAULT_MAX_FILES",
     "DEFAULT_MAX_FILES_BYTES",
     "DEFAULT_MAX_INPUT_BYTES",
+    "DEFAULT_MAX_JOURNAL_BYTES",
     "DEFAULT_MAX_QUEUE_WAIT_S",
     "DEFAULT_MAX_REQUEST_MEMORY_MB",
     "DEFAULT_MAX_RESOURCE_BYTES",
@@ -43,6 +44,8 @@ __all__ = [
     "DEFAULT_PORT",
     "DEFAULT_SESSION_IDLE_TIMEOUT_S",
     "DEFAULT_SESSION_MAX_AGE_S",
+    "DEFAULT_SESSION_REBUILD_TIMEOUT_S",
+    "DEFAULT_STATE_TTL_S",
     "DEFAULT_TIMEOUT_MS",
     "DEFAULT_TIMEZONE",
     "DEFAULT_TOOL_CALL_TIMEOUT_S",
@@ -88,6 +91,10 @@ MAX_HOST_REQUEST_BYTES = 1_048_576
 """Largest request (its arguments as JSON) one such call may send."""
 DEFAULT_MAX_QUEUE_WAIT_S = 30.0
 """Seconds a call may wait for a free JavaScript worker before it is answered that the server is busy."""
+DEFAULT_STATE_TTL_S = 600.0
+"""Seconds a run paused for the user's consent (MCP 2026-07-28 ``input_required``) may wait for the answer."""
+DEFAULT_MAX_JOURNAL_BYTES = 16 * 2**20
+"""Largest journal, as JSON, of a run paused for consent or of a session (what it saw, to be run again)."""
 MIN_MESSAGE_BYTES = 1_048_576
 """The largest request message is never set below this."""
 MESSAGE_OVERHEAD_BYTES = 65_536
@@ -126,6 +133,8 @@ DEFAULT_SESSION_IDLE_TIMEOUT_S = 900.0
 """Seconds a JavaScript session may go without a call before it ends."""
 DEFAULT_SESSION_MAX_AGE_S = 4 * 3600.0
 """Seconds after its start at which a JavaScript session ends, used or not."""
+DEFAULT_SESSION_REBUILD_TIMEOUT_S = 120.0
+"""Seconds a session may take to be rebuilt from its journal."""
 
 
 SESSION_BUDGET_BYTES = 256 * 2**20
@@ -198,6 +207,9 @@ class Settings(BaseSettings):
     )
     timezone: str = Field(DEFAULT_TIMEZONE, min_length=1, description="time zone the JavaScript code sees (IANA name)")
     data_dir: Path | None = Field(None, description="folder whose files execute_js may read and resources publish")
+    packages_dir: Annotated[Path | None, Option(default_text="a per-user data folder")] = Field(
+        None, description="folder of the npm packages code may import (sandbox-server packages add)"
+    )
     max_files: int = Field(DEFAULT_MAX_FILES, ge=1, description="most data-folder files one execute_js call may name")
     max_files_bytes: int = Field(
         DEFAULT_MAX_FILES_BYTES, ge=1, description="most bytes of data-folder files one execute_js call may name"
@@ -260,6 +272,24 @@ class Settings(BaseSettings):
         gt=0,
         le=30 * 86_400,
         description="seconds after which a session ends, used or not",
+    )
+    session_rebuild_timeout_s: float = Field(
+        DEFAULT_SESSION_REBUILD_TIMEOUT_S,
+        gt=0,
+        le=86_400,
+        description="seconds a session may take to be rebuilt from its journal",
+    )
+    state_ttl_s: float = Field(
+        DEFAULT_STATE_TTL_S,
+        gt=0,
+        le=7 * 86_400,
+        description="seconds a run paused for the user's consent waits for the answer",
+    )
+    max_journal_bytes: int = Field(
+        DEFAULT_MAX_JOURNAL_BYTES,
+        ge=65_536,
+        le=256 * 2**20,
+        description="largest journal of a paused run or a session, in bytes of JSON; a larger one is refused",
     )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
     platform: Annotated[Literal["auto", "linux", "portable"], ENVIRONMENT_ONLY] = Field(
@@ -328,7 +358,14 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("data_dir", mode="before")
+    @property
+    def packages_path(self) -> Path:
+        """The packages folder: ``packages_dir``, or ``packages`` in the per-user data folder."""
+        from sandbox_server.packages.config import default_packages_dir
+
+        return default_packages_dir() if self.packages_dir is None else self.packages_dir.expanduser().absolute()
+
+    @field_validator("data_dir", "packages_dir", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # SANDBOX_DATA_DIR= must not become Path(""), which is the current directory.

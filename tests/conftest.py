@@ -23,8 +23,14 @@ def make_settings(**overrides: Any) -> Settings:
     return Settings(**values)
 
 
-@pytest.fixture(scope="session")
-async def client() -> AsyncIterator[Client]:
-    """One server (and worker pool) shared by the tests that only make calls."""
-    async with Client(build_server(make_settings()), mode="legacy") as connected:
+REVISIONS = ["auto", "legacy"]
+"""How the tests' clients connect: ``auto`` speaks the current revision (2026-07-28, stateless, what ``mcp.Client``
+does by default), ``legacy`` the handshake one (2025-11-25)."""
+
+
+@pytest.fixture(scope="session", params=REVISIONS)
+async def client(request: pytest.FixtureRequest) -> AsyncIterator[Client]:
+    """One server (and worker pool) per revision, shared by the tests that only make calls: each such test runs
+    against both."""
+    async with Client(build_server(make_settings()), mode=request.param) as connected:
         yield connected

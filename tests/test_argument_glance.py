@@ -138,7 +138,7 @@ def test_the_usual_calls_of_execute_js_are_judged_valid_at_a_glance(arguments: d
         {"code": "1", "timeout_ms": True},
         {"code": "1", "timeout_ms": 5.0},
         {"code": "1", "session": "a b"},
-        {"code": "1", "session": "a" * 65},
+        {"code": "1", "session": "a" * 401},
         {"code": "1", "reset": 1},
         {"code": "1", "files": ["a.csv"]},
         {"code": "1", "other": 1},

@@ -1,6 +1,6 @@
 """Command line: ``serve`` (the default) runs the server; ``tools list|call`` and ``resources list|read`` talk to one
-as a client (:mod:`.client`). The flags are in :mod:`.flags`, the explanations of a client's failures in
-:mod:`.errors`.
+as a client (:mod:`.client`); ``packages add|list|remove`` manage the npm packages code may import
+(:mod:`.packages`). The flags are in :mod:`.flags`, the explanations of a client's failures in :mod:`.errors`.
 
 Exit statuses: 0 done, 1 a failed call or tool result, 2 a usage or configuration error (one line, never a
 traceback), 130 interrupted by Ctrl-C (one line; servers drain and stop their workers on the way out)."""
@@ -132,6 +132,10 @@ def _run(argv: Sequence[str] | None) -> int:
         )
     if args.command == "resources":
         return _client_command(args, settings, lambda failures: resources_command(args, settings, failures), [])
+    if args.command == "packages":
+        from sandbox_server.cli.packages import packages_command
+
+        return packages_command(args, settings)
     if args.command == "upstream":
         from sandbox_server.cli.upstream import upstream_command
 

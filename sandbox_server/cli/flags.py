@@ -22,10 +22,14 @@ from typing import Any, Literal, NoReturn, Union, get_args, get_origin
 from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails, PydanticUndefined
 
+from sandbox_server.cli.packages import add_packages_parser
+from sandbox_server.journal.keys import STATE_KEYS_VARIABLE
+from sandbox_server.packages.config import REGISTRY_VARIABLE
 from sandbox_server.settings import Option, Settings
 
 __all__ = [
     "FIELDS",
+    "OTHER_VARIABLES",
     "accepted_values",
     "build_parser",
     "configuration_problem",
@@ -40,9 +44,19 @@ __all__ = [
 ]
 
 FIELDS: Mapping[str, FieldInfo] = Settings.model_fields
+OTHER_VARIABLES = (STATE_KEYS_VARIABLE, REGISTRY_VARIABLE)
+"""Variables read where they are used rather than through ``Settings`` (secrets, and what only ``packages add``
+needs): no flag, but real names, so that they are passed on and never reported as unknown."""
 ENV_PREFIX = str(Settings.model_config.get("env_prefix", ""))
 _NO_OPTION = Option()
-_METAVARS = {"data_dir": "PATH", "upstream": "FILE", "allowed_hosts": "NAMES", "timezone": "ZONE", "host": "ADDRESS"}
+_METAVARS = {
+    "data_dir": "PATH",
+    "packages_dir": "PATH",
+    "upstream": "FILE",
+    "allowed_hosts": "NAMES",
+    "timezone": "ZONE",
+    "host": "ADDRESS",
+}
 _UNIT_METAVARS = {"_ms": "MS", "_mb": "MIB", "_bytes": "BYTES", "_s": "SECONDS"}
 
 
@@ -243,6 +257,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_client_flags(read)
     _add_setting_flags(read)
 
+    packages = add_packages_parser(commands)
+    for action in _subcommands(packages).values():
+        _add_flag(action, "packages_dir")
+
     upstream = commands.add_parser(
         "upstream", help="connect to the --upstream servers and list their tools and what code may do with each"
     )
@@ -251,6 +269,12 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--json", action="store_true", help="print the listing as JSON")
     _add_setting_flags(listing)
     return parser
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parsers of ``parser``'s subcommands, by name."""
+    found = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    return dict(found.choices)
 
 
 def misplaced_flags(args: argparse.Namespace) -> list[str]:
@@ -290,7 +314,7 @@ def configuration_problem(error: ErrorDetails, args: argparse.Namespace) -> str:
 
 def settings_env(settings: Settings) -> dict[str, str]:
     """Environment that passes ``settings`` (and the caller's other SANDBOX_* settings) to a child server."""
-    known = {env_name(name) for name in FIELDS}
+    known = {env_name(name) for name in FIELDS} | set(OTHER_VARIABLES)
     env = {key: value for key, value in os.environ.items() if key.upper() in known}
     for name in _flag_fields(serving=False):
         value = getattr(settings, name)
@@ -305,7 +329,7 @@ def unknown_variables(environ: Mapping[str, str]) -> Iterator[str]:
     """A warning for each ``SANDBOX_*`` variable that names no setting (and so changes nothing), with the closest
     real name."""
     prefix = ENV_PREFIX.upper()
-    known = sorted(name.upper() for name in FIELDS)
+    known = sorted([name.upper() for name in FIELDS] + [name.removeprefix(prefix) for name in OTHER_VARIABLES])
     for key in sorted(environ):
         upper = key.upper()
         if not upper.startswith(prefix) or upper.removeprefix(prefix) in known:

@@ -21,11 +21,12 @@ __all__ = [
     "failure_outcome",
     "internal_error",
     "memory_error",
+    "paused_error",
     "shown_bytes",
     "timeout_error",
 ]
 
-ErrorKind = Literal["syntax", "runtime", "timeout", "memory", "crashed", "busy"]
+ErrorKind = Literal["syntax", "runtime", "timeout", "memory", "crashed", "busy", "paused"]
 
 
 class ErrorInfo(TypedDict):
@@ -66,6 +67,7 @@ Outcome = TypedDict(
         "isolateRuns": NotRequired[int],
         "displays": NotRequired[Any],
         "heapBytes": NotRequired[int],
+        "journal": NotRequired[Any],
     },
 )
 Outcome.__doc__ = """The outcome of one execution, as sent by the worker (JSON-compatible).
@@ -76,6 +78,7 @@ Node's console would (``resultShortened`` when it leaves something out: items, d
 worker could not answer. A job that asked to keep its isolate (a session's) adds how many runs the isolate has had
 (``isolateRuns``) and its heap's used bytes (``heapBytes``). ``displays`` is, from the runtime, how many images
 ``display()`` collected; the worker replaces it with their JSON text (``[{"kind", "data"}]``) before it leaves.
+``journal`` is a journaled run's record of its clock readings and order of events (``js_runtime/journal.js``).
 """
 
 
@@ -95,6 +98,11 @@ def memory_error(limit_mb: int) -> ErrorInfo:
     error = _error("memory", "MemoryError", f"execution exceeded the memory limit of {limit_mb} MiB")
     error["limitMb"] = limit_mb
     return error
+
+
+def paused_error() -> ErrorInfo:
+    """The error of an execution stopped to wait for the user's consent; it is run again once they answer."""
+    return _error("paused", "Paused", "execution paused until the user answers a request for consent")
 
 
 def busy_error(waited_s: float, ahead: int) -> ErrorInfo:
@@ -136,7 +144,7 @@ def failure_outcome(error: ErrorInfo, duration_ms: float, *, stdout: str = "", s
     }
 
 
-_ERROR_KINDS = frozenset({"syntax", "runtime", "timeout", "memory", "crashed"})
+_ERROR_KINDS = frozenset({"syntax", "runtime", "timeout", "memory", "crashed", "paused"})
 _OUTCOME_FIELDS: dict[str, tuple[type, ...]] = {
     "ok": (bool,),
     "resultText": (str, type(None)),
@@ -188,9 +196,29 @@ def _depth_within(value: Any, limit: int) -> bool:
     return True
 
 
-_OPTIONAL_FIELDS = ("result", "displays")
+_OPTIONAL_FIELDS = ("result", "displays", "journal")
+JOURNAL_TEXT_ROOM = 640 * 1024
+"""Characters a journal may add to an outcome's text (the runtime keeps at most 20,000 pairs and events)."""
+_JOURNAL_LISTS = ("clock", "events")
+_JOURNAL_FLAGS = ("overflow", "replaying")
 MAX_DISPLAYS = 8
 """Most images one run may show (``display()`` in ``js_runtime/display.js`` says the same)."""
+
+
+def _is_journal(value: Any) -> bool:
+    if not isinstance(value, dict) or not set(_JOURNAL_LISTS + _JOURNAL_FLAGS) <= set(value):
+        return False
+    if not set(value) <= {*_JOURNAL_LISTS, *_JOURNAL_FLAGS, "memory"}:
+        return False
+    if any(not isinstance(value[flag], bool) for flag in _JOURNAL_FLAGS):
+        return False
+    if any(
+        not isinstance(value[name], list) or not all(type(item) is int for item in value[name])
+        for name in _JOURNAL_LISTS
+    ):
+        return False
+    memory = value.get("memory")
+    return memory is None or (isinstance(memory, dict) and all(type(memory.get(k)) is int for k in ("used", "total")))
 
 
 def checked_outcome(text: Any, output_cap: int) -> Outcome | None:
@@ -202,7 +230,7 @@ def checked_outcome(text: Any, output_cap: int) -> Outcome | None:
     outcome within the cap can be.
     """
     # Escaped as JSON, a byte of shown text takes at most 6 characters; the structured copy at most the cap.
-    if not isinstance(text, str) or len(text) > 7 * output_cap + 8192:
+    if not isinstance(text, str) or len(text) > 7 * output_cap + 8192 + JOURNAL_TEXT_ROOM:
         return None
     try:
         data = json.loads(text)
@@ -224,6 +252,8 @@ def checked_outcome(text: Any, output_cap: int) -> Outcome | None:
         if any(not isinstance(error[key], kinds) for key, kinds in _ERROR_FIELDS.items()):
             return None
     if "result" in data and not _depth_within(data["result"], MAX_RESULT_DEPTH):
+        return None
+    if "journal" in data and not _is_journal(data["journal"]):
         return None
     outcome = cast("Outcome", data)
     if shown_bytes(outcome) > output_cap:

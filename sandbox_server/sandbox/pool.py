@@ -41,7 +41,7 @@ from sandbox_server.sandbox.outcome import (
     timeout_error,
 )
 from sandbox_server.sandbox.process import WorkerProcess
-from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
+from sandbox_server.sandbox.protocol import CURRENT_HOST_CALL, Job, ProtocolError, outcome_from_message, run_message
 from sandbox_server.sandbox.slots import Pending, Slot
 
 __all__ = ["GRACE_MS", "READY_TIMEOUT_S", "STARTUP_TIMEOUT_S", "WorkerPool"]
@@ -261,12 +261,17 @@ class WorkerPool:
                 # If the worker has just died, its supervisor reports how.
                 with contextlib.suppress(anyio.BrokenResourceError):
                     await slot.worker.send(run_message(pending.id, job, len(self._queue)))
+            if job.control is not None:
+                job.control.attach(lambda: self._ask_pause(slot, pending))
             if not pending.done:
                 await pending.wait(deadline)
         except BaseException:
             if pending.outcome is None:
                 self._abandon(slot, pending, "its job was cancelled")
             raise
+        finally:
+            if job.control is not None:
+                job.control.detach()
         if pending.closed:
             raise PoolClosedError
         self._completed += 1
@@ -274,6 +279,16 @@ class WorkerPool:
             return pending.outcome
         self._abandon(slot, pending, f"its job passed the deadline of {job.timeout_ms} + {GRACE_MS} ms")
         return failure_outcome(timeout_error(job.timeout_ms), self._elapsed_ms(pending))
+
+    def _ask_pause(self, slot: Slot, pending: Pending) -> None:
+        """Ask ``slot``'s worker to stop ``pending`` with its journal (see ``RunControl``)."""
+        if slot.job is pending and slot.state == "busy" and self._tg is not None:
+            self._tg.start_soon(self._send_quietly, slot, {"op": "pause", "id": pending.id})
+
+    @staticmethod
+    async def _send_quietly(slot: Slot, message: dict[str, Any]) -> None:
+        with contextlib.suppress(anyio.BrokenResourceError):  # its supervisor reports a worker that died
+            await slot.worker.send(message)
 
     @staticmethod
     def _deadline(seconds: float) -> float:
@@ -401,6 +416,7 @@ class WorkerPool:
         kind = message.get("kind")
         if not isinstance(call, int) or not isinstance(kind, str):
             return
+        CURRENT_HOST_CALL.set(call)  # this task's own context: the services may answer by the call's id
         with anyio.CancelScope() as scope:
             pending.host_calls.add(scope)
             try:

@@ -30,10 +30,11 @@ Worker -> pool::
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
 import struct
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -43,6 +44,7 @@ from sandbox_server.sandbox.outcome import Outcome
 
 __all__ = [
     "ATTACHABLE_FIELDS",
+    "CURRENT_HOST_CALL",
     "HEADER",
     "MAX_FRAME_BYTES",
     "HostCallFailed",
@@ -50,6 +52,7 @@ __all__ = [
     "HostService",
     "Job",
     "ProtocolError",
+    "RunControl",
     "attach_fields",
     "decode_frame",
     "encode_frame",
@@ -68,6 +71,11 @@ HEADER = struct.Struct(">I")
 
 MAX_FRAME_BYTES = 256 * 1024 * 1024
 """Largest frame either side accepts; a longer announced length means the stream is corrupt."""
+
+
+CURRENT_HOST_CALL: contextvars.ContextVar[int] = contextvars.ContextVar("sandbox_host_call", default=0)
+"""The id the running code gave the host call being answered (the runtime counts them from 1 in each run), for the
+services that journal calls or answer them by id; 0 outside a host call."""
 
 
 class ProtocolError(SandboxError):
@@ -116,6 +124,30 @@ class HostService:
         }
 
 
+class RunControl:
+    """A hold on one job while it runs: :meth:`pause` asks its worker to stop it and answer with its journal (an
+    outcome of kind ``paused``), so that it can be run again from the start once the user has answered."""
+
+    def __init__(self) -> None:
+        self._pause: Callable[[], None] | None = None
+        self.pause_requested = False
+
+    def pause(self) -> None:
+        """Stop the job now (or as soon as it is running) with its journal."""
+        self.pause_requested = True
+        if self._pause is not None:
+            self._pause()
+
+    def attach(self, pause: Callable[[], None]) -> None:
+        """Called by the pool when the job runs: ``pause`` sends the request to its worker."""
+        self._pause = pause
+        if self.pause_requested:
+            pause()
+
+    def detach(self) -> None:
+        self._pause = None
+
+
 @dataclass(frozen=True, slots=True)
 class Job:
     """One execution to run.
@@ -136,6 +168,11 @@ class Job:
             it takes always).
         cell: Run the code as a session's cell: its top-level declarations become the isolate's globals, and may be
             declared again by a later cell.
+        journal: Record the run's nondeterminism and replay this prefix first (``seed``, ``random``, ``clock``,
+            ``events``, optionally ``memory``; see ``js_runtime/journal.js``); its outcome then carries ``journal``.
+        control: Lets the caller pause the job while it runs (see :class:`RunControl`).
+        packages: Where the npm packages the code may import are (``{"dir", "lock"}``: the packages folder and the
+            digest of the lock the server started with); None when none were added.
     """
 
     code: str
@@ -148,6 +185,9 @@ class Job:
     keep: bool = False
     cell: bool = False
     charts: bool = False
+    journal: Mapping[str, Any] | None = None
+    control: RunControl | None = field(default=None, compare=False)
+    packages: Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.timeout_ms < 1:
@@ -268,6 +308,8 @@ def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
         | ({"keep": True} if job.keep else {})
         | ({"cell": True} if job.cell else {})
         | ({"charts": True} if job.charts else {})
+        | ({} if job.journal is None else {"journal": dict(job.journal)})
+        | ({} if job.packages is None else {"packages": dict(job.packages)})
     )
 
 

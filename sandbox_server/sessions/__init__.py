@@ -1,6 +1,19 @@
-"""Sessions: opt-in state across calls. A session is an isolate kept between the calls that name it, in a worker
-process of its own, owned by the client connection that created it (see :mod:`.manager`)."""
+"""Sessions: opt-in state across calls, kept as the journal of their cells and held live by an isolate in a worker
+process of its own (see :mod:`.manager`)."""
 
-from sandbox_server.sessions.manager import SessionLimits, SessionManager, SessionRefused, SessionRun
+from sandbox_server.sessions.cells import CellRecord, Point, SessionLost
+from sandbox_server.sessions.manager import SessionLimits, SessionManager, SessionRefused, SessionRun, is_handle
+from sandbox_server.sessions.rebuild import Cell, Replayer
 
-__all__ = ["SessionLimits", "SessionManager", "SessionRefused", "SessionRun"]
+__all__ = [
+    "Cell",
+    "CellRecord",
+    "Point",
+    "Replayer",
+    "SessionLimits",
+    "SessionLost",
+    "SessionManager",
+    "SessionRefused",
+    "SessionRun",
+    "is_handle",
+]

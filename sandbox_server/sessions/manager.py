@@ -1,13 +1,16 @@
-"""Sessions: a named isolate kept between calls, like a notebook's kernel, for one client only.
+"""Sessions: state kept between calls, like a notebook's kernel, named by a handle the server gives out.
 
-Each session has a worker process of its own (a one-worker :class:`WorkerPool` whose worker keeps its isolate after
-each job instead of disposing of it), so that what ends one session, a runaway killed at its time limit, a heap
-past its limit, a crash, can never touch another: a kill ends one process, and one process holds one session. The
-price is a process per session (about 70 MiB before the session's own heap), which is why sessions are bounded
-per client and per server, and end when idle, when old, and when their client goes.
+A session is the sequence of its cells, kept in the state store (:mod:`.cells`): each call that names a session runs
+one cell on one of its states and, if it ran to an answer, adds the state after it, which the answer's handle names.
+A call that did not (it ran out of time or memory, its worker died, it paused for consent) is not applied: the
+session stays as it was. An isolate that holds a state is a cache: one in a worker process of its own per live
+session (a one-worker :class:`WorkerPool` whose worker keeps its isolate), so that what ends one session can never
+touch another; when a call names a state no live isolate holds (its isolate was evicted, replaced, or lives on
+another replica), the session is rebuilt by running its cells again with what they saw (:mod:`.rebuild`).
 
-A session belongs to the client connection that created it: the same name from another connection is another
-session (or a refusal), never the first one. Calls in one session run one at a time, in order.
+Where the server knows the caller (stdio, where the process has one client; an MCP session over HTTP), a session may
+also be named: the name follows the newest state that caller's calls made, and another caller's same name is
+another session. Over stateless HTTP a name only starts a session; the handle continues it.
 """
 
 from __future__ import annotations
@@ -22,51 +25,67 @@ from typing import Any
 
 import anyio
 
-from sandbox_server.sandbox import Job, SandboxLimits, WorkerPool
+from sandbox_server import settings as defaults
+from sandbox_server.journal import JournalError, MemoryStore, StateKeys, StateStore, StoreFull
+from sandbox_server.journal.keys import HANDLE_PREFIX
+from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sandbox.outcome import Outcome
-from sandbox_server.settings import (
-    DEFAULT_MAX_SESSIONS_PER_CLIENT,
-    DEFAULT_SESSION_IDLE_TIMEOUT_S,
-    DEFAULT_SESSION_MAX_AGE_S,
-    default_max_sessions,
+from sandbox_server.sessions.cells import (
+    STATE_ID_BYTES,
+    CellRecord,
+    Point,
+    SessionLost,
+    StateRecord,
+    new_id,
+    outcome_digest,
+    read_handle,
+    write_handle,
 )
+from sandbox_server.sessions.rebuild import Cell, Replayer, rebuild
 
-__all__ = ["RESET_KINDS", "SessionLimits", "SessionManager", "SessionRefused", "SessionRun"]
+__all__ = ["NOT_APPLIED", "SessionLimits", "SessionManager", "SessionRefused", "SessionRun"]
 
 logger = logging.getLogger("sandbox_server.sessions")
 
-RESET_KINDS = frozenset({"timeout", "memory", "crashed"})
-"""Error kinds after which a session's isolate is not kept: its state is gone."""
+NOT_APPLIED = {
+    "timeout": "the call ran out of time",
+    "memory": "the call ran out of memory",
+    "crashed": "the engine's process failed",
+    "paused": "the call paused for the user's consent",
+}
+"""Error kinds of a call that leaves its session as it was, and why."""
 
 
 @dataclass(frozen=True, slots=True)
 class SessionLimits:
     """How many sessions, for how long (the settings ``max_sessions_per_client``, ``max_sessions``,
-    ``session_idle_timeout_s`` and ``session_max_age_s``)."""
+    ``session_idle_timeout_s`` and ``session_max_age_s``), how large a session's journal may grow
+    (``max_journal_bytes``) and how long a rebuild may take (``session_rebuild_timeout_s``)."""
 
-    per_client: int = DEFAULT_MAX_SESSIONS_PER_CLIENT
-    per_server: int = field(default_factory=default_max_sessions)
-    idle_s: float = DEFAULT_SESSION_IDLE_TIMEOUT_S
-    max_age_s: float = DEFAULT_SESSION_MAX_AGE_S
+    per_client: int = defaults.DEFAULT_MAX_SESSIONS_PER_CLIENT
+    per_server: int = field(default_factory=defaults.default_max_sessions)
+    idle_s: float = defaults.DEFAULT_SESSION_IDLE_TIMEOUT_S
+    max_age_s: float = defaults.DEFAULT_SESSION_MAX_AGE_S
+    journal_bytes: int = defaults.DEFAULT_MAX_JOURNAL_BYTES
+    rebuild_s: float = defaults.DEFAULT_SESSION_REBUILD_TIMEOUT_S
 
 
 class SessionRefused(Exception):
-    """A new session that a limit refuses; the message names the limit, its setting and the sessions that exist."""
+    """A session that a limit refuses; the message names the limit, its setting and the sessions that exist."""
 
 
 @dataclass(slots=True)
-class _Session:
+class _Live:
+    point: Point
     name: str
-    pool: WorkerPool
     created: float
-    last_used: float
-    calls: int = 0
+    depth: int
+    journal_bytes: int
+    pool: WorkerPool
+    runs: int = 0
+    last_used: float = field(default_factory=time.monotonic)
     heap_bytes: int = 0
-    lock: anyio.Lock = field(default_factory=anyio.Lock)
-    closed: bool = False
-
-    def age_s(self) -> float:
-        return time.monotonic() - self.created
+    busy: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,125 +97,308 @@ class SessionRun:
     age_s: float
     heap_bytes: int
     created: bool
-    reset: str | None
-    """Why the session's state is gone after this call (it was discarded), or None."""
+    handle: str
+    point: Point
+    reset: str | None = None
+    """Why the call was not applied, or why the state it named is gone (a new session started), or None."""
+    rebuilt: bool = False
+    """Whether the session was rebuilt from its journal for this call."""
 
     def structured(self) -> dict[str, Any]:
         value: dict[str, Any] = {
             "name": self.name,
+            "handle": self.handle,
             "calls": self.calls,
             "ageS": round(self.age_s, 1),
             "heapBytes": self.heap_bytes,
             "created": self.created,
         }
+        if self.rebuilt:
+            value["rebuilt"] = True
         if self.reset is not None:
             value["reset"] = self.reset
         return value
 
 
+def is_handle(session: str) -> bool:
+    """Whether a ``session`` argument is a handle rather than a name (names are at most 64 characters)."""
+    return session.startswith(HANDLE_PREFIX) and len(session) > 64
+
+
 class SessionManager:
-    """Every client's sessions, their limits and their ends.
+    """Every session's states (in ``store``), the isolates that hold some of them, their limits and their ends.
 
     Args:
         limits: The limits of every execution (the sessions' workers run under them too).
-        session_limits: How many sessions, and for how long.
+        session_limits: How many sessions, for how long.
+        store: Where sessions' states are kept.
+        keys: What seals the handles.
     """
 
-    def __init__(self, limits: SandboxLimits, session_limits: SessionLimits | None = None) -> None:
+    def __init__(
+        self,
+        limits: SandboxLimits,
+        session_limits: SessionLimits | None = None,
+        store: StateStore | None = None,
+        keys: StateKeys | None = None,
+    ) -> None:
         self._limits = limits
         self.session_limits = session_limits or SessionLimits()
-        self._owners: dict[int, dict[str, _Session]] = {}
+        self._store: StateStore = store if store is not None else MemoryStore()
+        self._keys = keys if keys is not None else StateKeys(None, 600.0)
+        self._live: dict[str, _Live] = {}
+        self._locks: dict[str, anyio.Lock] = {}
+        self._names: dict[int, dict[str, Point]] = {}
         self._finalizers: dict[int, weakref.finalize[Any, Any]] = {}
-        self._lock = anyio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
         self._closed = False
 
     def count(self) -> int:
-        """Sessions open now, over all clients."""
-        return sum(len(sessions) for sessions in self._owners.values())
+        """Sessions held live now (an isolate each), over all clients."""
+        return len(self._live)
 
     async def start(self) -> None:
         """Start ending idle and old sessions (call within the server's lifespan)."""
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
-    async def run(self, owner: object, name: str, job: Job, *, reset: bool = False) -> tuple[Outcome, SessionRun]:
-        """Run ``job`` in ``owner``'s session ``name``, creating it (or, with ``reset``, replacing it) first.
+    async def run(
+        self,
+        owner: object | None,
+        session: str,
+        cell: Cell,
+        replay: Replayer,
+        *,
+        reset: bool = False,
+        at: Point | None = None,
+    ) -> tuple[Outcome, SessionRun]:
+        """Run ``cell`` in the session ``session`` names (a handle, or a name ``owner`` gave one), starting one when
+        it names none (or, with ``reset``, a new one in its place); ``at`` resumes a paused cell at that state.
 
         Raises:
-            SessionRefused: The session does not exist and a limit refuses a new one.
+            SessionRefused: A limit refuses a new session.
+            SessionLost: The handle names no state this server can have.
         """
-        if reset:
-            await self._discard(owner, name, "reset asked")
-        session, created = await self._session(owner, name)
-        async with session.lock:
-            if session.closed:  # ended (idle, its client gone) while this call waited for the one before it
-                session, created = await self._session(owner, name)
-            outcome = await session.pool.run(replace(job, keep=True, cell=True))
-            session.last_used = time.monotonic()
+        if self._closed:
+            raise SessionRefused("the server is shutting down")
+        point, name, created, note = await self._target(owner, session, reset, at)
+        lock = self._locks.setdefault(point.session, anyio.Lock())
+        async with lock:
+            if owner is not None and at is None and not is_handle(session):
+                # A name follows the newest state: the calls before this one, waited for, may have moved it.
+                newest = self._names.get(id(owner), {}).get(name)
+                if newest is not None and newest.session == point.session:
+                    point = newest
+            live, rebuilt = await self._held(point, replay)
+            live.busy = True
+            try:
+                outcome = await live.pool.run(replace(cell.job, keep=True, cell=True))
+            finally:
+                live.busy = False
+                live.last_used = time.monotonic()
+            heap = outcome.get("heapBytes")
+            if isinstance(heap, int):
+                live.heap_bytes = heap
             error = outcome.get("error")
             kind = error.get("kind") if isinstance(error, dict) else None
             runs = outcome.get("isolateRuns")
-            lost: str | None = None
-            if kind in RESET_KINDS:
-                lost = {"timeout": "the call ran out of time", "memory": "the call ran out of memory"}.get(
-                    str(kind), "the engine's process failed"
-                )
-            elif isinstance(runs, int) and runs != session.calls + 1:
-                lost = "its worker was replaced"  # never silently: the state the code expects is not there
-                session.calls = runs - 1
-            session.calls += 1
-            heap = outcome.get("heapBytes")
-            if isinstance(heap, int):
-                session.heap_bytes = heap
-            result = SessionRun(name, session.calls, session.age_s(), session.heap_bytes, created, lost)
-        if lost is not None and kind in RESET_KINDS:
-            await self._discard(owner, name, lost)
+            if kind in NOT_APPLIED or (isinstance(runs, int) and runs != live.runs + 1):
+                why = NOT_APPLIED.get(str(kind), "its worker was replaced")
+                note = f"{why}, so it was not applied: the session is as it was before it"
+                await self._end_live(live, why)
+            else:
+                live.runs += 1
+                await self._apply(live, cell, outcome)
+            if owner is not None and not is_handle(session):
+                self._names.setdefault(id(owner), {})[name] = live.point
+            result = SessionRun(
+                name=name,
+                calls=live.depth,
+                age_s=max(0.0, time.time() - live.created),
+                heap_bytes=live.heap_bytes,
+                created=created,
+                handle=write_handle(self._keys, live.point),
+                point=live.point,
+                reset=note,
+                rebuilt=rebuilt,
+            )
         return outcome, result
 
-    async def _session(self, owner: object, name: str) -> tuple[_Session, bool]:
-        async with self._lock:
-            sessions = self._owners.get(id(owner), {})
-            if name in sessions and not sessions[name].closed:
-                return sessions[name], False
-            self._check_room(owner, sessions)
-            pool = WorkerPool(1, self._limits)
-            now = time.monotonic()
-            session = _Session(name, pool, now, now)
-            if id(owner) not in self._owners:
-                self._owners[id(owner)] = {}
-                self._watch(owner)
-            self._owners[id(owner)][name] = session
-        try:
-            await pool.start()
-        except BaseException:
-            await self._discard(owner, name, "its worker did not start")
-            raise
-        logger.info("session %r started (%d open)", name, self.count())
-        return session, True
+    async def _target(
+        self, owner: object | None, session: str, reset: bool, at: Point | None
+    ) -> tuple[Point, str, bool, str | None]:
+        """The state the call runs on, the session's name, whether it was started now, and a note on what was."""
+        if at is not None:
+            return at, await self._name_of(at), False, None
+        names = self._names.get(id(owner), {}) if owner is not None else {}
+        if is_handle(session):
+            point = read_handle(self._keys, session)
+            if reset:
+                name = await self._name_of(point)
+                await self._drop(point.session, "reset asked")
+                return await self._new(owner, name), name, True, None
+            live = self._live.get(point.session)
+            if live is None or live.point != point:
+                states = await self._store.states(point.session)
+                if point.state not in states:
+                    raise SessionLost(
+                        "the session state this handle names is gone: a session ends after going unused for "
+                        f"{self.session_limits.idle_s:g} s (session_idle_timeout_s) or past its age limit, and one "
+                        "kept in a server's memory ends with it. Start a new session (a name instead of the handle)"
+                    )
+            return point, await self._name_of(point), False, None
+        known = names.get(session)
+        note = None
+        if known is not None and reset:
+            await self._drop(known.session, "reset asked")
+        elif known is not None:
+            gone = await self._gone(known)
+            if gone is None:
+                return known, session, False, None
+            note = f"the session had ended ({gone}), so this call started a new one"
+        return await self._new(owner, session), session, True, note
 
-    def _check_room(self, owner: object, sessions: dict[str, _Session]) -> None:
+    async def _gone(self, point: Point) -> str | None:
+        """Why ``point``'s session is no more, or None while it lasts."""
+        live = self._live.get(point.session)
+        if live is not None and live.point == point:
+            return None
+        if point.state in await self._store.states(point.session):
+            return None
+        return f"unused for {self.session_limits.idle_s:g} s (session_idle_timeout_s), or older than its age limit"
+
+    async def _new(self, owner: object | None, name: str) -> Point:
         limits = self.session_limits
-        if self._closed:
-            raise SessionRefused("the server is shutting down")
-        if len(sessions) >= limits.per_client:
-            raise SessionRefused(
-                f"this client has {len(sessions)} sessions ({', '.join(sorted(sessions))}), the most one client may "
-                f"have (max_sessions_per_client = {limits.per_client}): reuse one of them, or end one with "
-                "reset: true and a call that needs no state"
+        if owner is not None:
+            names = self._names.setdefault(id(owner), {})
+            if name not in names and len(names) >= limits.per_client:
+                raise SessionRefused(
+                    f"this client has {len(names)} sessions ({', '.join(sorted(names))}), the most one client may "
+                    f"have (max_sessions_per_client = {limits.per_client}): reuse one of them, or end one with "
+                    "reset: true and a call that needs no state"
+                )
+            if id(owner) not in self._finalizers:
+                self._watch(owner)
+        point = Point(new_id(16), new_id(STATE_ID_BYTES))
+        try:
+            await self._store.add_state(
+                point.session, point.state, StateRecord.root(name).pack(limits.journal_bytes), limits.idle_s
             )
-        if self.count() >= limits.per_server:
+        except StoreFull as exc:
+            raise SessionRefused(f"no new session can be kept now: {exc}") from None
+        if owner is not None:
+            self._names[id(owner)][name] = point
+        logger.info("session %s started", _shown(name))
+        return point
+
+    async def _name_of(self, point: Point) -> str:
+        live = self._live.get(point.session)
+        if live is not None:
+            return live.name
+        states = await self._store.states(point.session)
+        for data in states.values():
+            with contextlib.suppress(JournalError):
+                return StateRecord.unpack(data, self.session_limits.journal_bytes).name
+        return "session"
+
+    async def _held(self, point: Point, replay: Replayer) -> tuple[_Live, bool]:
+        """The live session holding ``point``'s state, rebuilt from the journal when none holds it."""
+        live = self._live.get(point.session)
+        if live is not None and live.point == point:
+            return live, False
+        if live is not None:
+            await self._end_live(live, "a call named another of its states")
+        await self._make_room()
+        pool = WorkerPool(1, self._limits)
+        await pool.start()
+        try:
+            with anyio.fail_after(self.session_limits.rebuild_s):
+                records, runs, journal_bytes = await rebuild(
+                    self._store, point, pool, replay, self.session_limits.journal_bytes
+                )
+        except TimeoutError:
+            await pool.aclose()
+            raise SessionLost(
+                f"rebuilding the session from its journal took longer than {self.session_limits.rebuild_s:g} s "
+                "(session_rebuild_timeout_s); start a new session, or raise the setting"
+            ) from None
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await pool.aclose()
+            raise
+        root, last = records[0], records[-1]
+        live = _Live(point, root.name, root.created, last.depth, journal_bytes, pool, runs=runs)
+        self._live[point.session] = live
+        return live, last.depth > 0
+
+    async def _apply(self, live: _Live, cell: Cell, outcome: Outcome) -> None:
+        """Keep the state after ``cell`` (which ran to an answer) as the session's newest."""
+        limits = self.session_limits
+        cell.journal.take_runtime_record(outcome.get("journal"))
+        record = CellRecord(
+            cell.tool,
+            cell.code,
+            cell.input_json,
+            cell.timeout_ms,
+            cell.files,
+            cell.files_digest,
+            cell.journal,
+            outcome_digest(dict(outcome)),
+            tools=dict(cell.job.tools) if cell.job.tools is not None else None,
+        )
+        if cell.journal.overflow:
+            record.unreplayable = "it read the clock or ran timers more than a journal keeps"
+        state = StateRecord(live.name, live.created, live.depth + 1, live.point.state, record)
+        room = limits.journal_bytes - live.journal_bytes
+        try:
+            data = state.pack(max(room, 0))
+        except JournalError:
+            # Kept without the cell: the live isolate holds this state, and nothing can rebuild it.
+            why = f"the session's journal would pass max_journal_bytes ({limits.journal_bytes})"
+            state.cell = CellRecord(cell.tool, "", None, cell.timeout_ms, unreplayable=why)
+            data = state.pack(limits.journal_bytes)
+        point = Point(live.point.session, new_id(STATE_ID_BYTES))
+        ttl = min(limits.idle_s, max(1.0, limits.max_age_s - (time.time() - live.created)))
+        await self._store.add_state(point.session, point.state, data, ttl)
+        live.point, live.depth, live.journal_bytes = point, live.depth + 1, live.journal_bytes + len(data)
+
+    async def _make_room(self) -> None:
+        """Room for one more live session: the least recently used idle one gives up its isolate (its state stays
+        in the store, to be rebuilt when it is next used)."""
+        if len(self._live) < self.session_limits.per_server:
+            return
+        idle = [live for live in self._live.values() if not live.busy and not self._locked(live)]
+        if not idle:
             raise SessionRefused(
-                f"the server holds {self.count()} sessions, the most it keeps (max_sessions = {limits.per_server})"
-                + (f"; this client's are: {', '.join(sorted(sessions))}" if sessions else "")
-                + ": call without `session`, or again once sessions have ended (idle ones end after "
-                f"{limits.idle_s:g} s)"
+                f"the server holds {len(self._live)} live sessions, all busy now, the most it keeps "
+                f"(max_sessions = {self.session_limits.per_server}): call again shortly, or without `session`"
             )
+        await self._end_live(min(idle, key=lambda live: live.last_used), "the server needed room for another")
+
+    def _locked(self, live: _Live) -> bool:
+        lock = self._locks.get(live.point.session)
+        return lock is not None and lock.locked()
+
+    async def _end_live(self, live: _Live, why: str) -> None:
+        if self._live.get(live.point.session) is live:
+            del self._live[live.point.session]
+        logger.info("session %s let go of its isolate: %s", _shown(live.name), why)
+        with anyio.CancelScope(shield=True):
+            await live.pool.aclose()
+
+    async def _drop(self, session: str, why: str) -> None:
+        """End a session: its isolate and its states."""
+        live = self._live.get(session)
+        if live is not None:
+            await self._end_live(live, why)
+        await self._store.drop_session(session)
+        self._locks.pop(session, None)
 
     def _watch(self, owner: object) -> None:
-        """End ``owner``'s sessions when its connection closes (stdio EOF, the end of an HTTP session): through the
-        connection's own teardown, and, should that never run, when the connection object is collected."""
+        """End ``owner``'s named sessions when its connection closes (stdio EOF, the end of an HTTP session):
+        through the connection's own teardown, and, should that never run, when the connection object is
+        collected."""
         key = id(owner)
         loop = asyncio.get_running_loop()
         teardown = getattr(owner, "exit_stack", None)
@@ -215,32 +417,13 @@ class SessionManager:
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
-    async def close_owner(self, owner: object) -> None:
-        """End every session of ``owner`` (its client is gone)."""
-        await self._close_owner(id(owner), "its client ended")
-
     async def _close_owner(self, key: int, why: str) -> None:
-        async with self._lock:
-            sessions = self._owners.pop(key, {})
-            finalizer = self._finalizers.pop(key, None)
+        names = self._names.pop(key, {})
+        finalizer = self._finalizers.pop(key, None)
         if finalizer is not None:
             finalizer.detach()
-        for session in sessions.values():
-            await self._end(session, why)
-
-    async def _discard(self, owner: object, name: str, why: str) -> None:
-        async with self._lock:
-            session = self._owners.get(id(owner), {}).pop(name, None)
-        if session is not None:
-            await self._end(session, why)
-
-    async def _end(self, session: _Session, why: str) -> None:
-        if session.closed:
-            return
-        session.closed = True
-        logger.info("session %r ended: %s", session.name, why)
-        with anyio.CancelScope(shield=True):
-            await session.pool.aclose()
+        for point in names.values():
+            await self._drop(point.session, why)
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -248,31 +431,21 @@ class SessionManager:
             await anyio.sleep(max(0.05, min(30.0, limits.idle_s / 4, limits.max_age_s / 4)))
             await self.sweep()
 
-    async def sweep(self) -> None:
-        """End the sessions idle or old past their limits (not one that is running a call)."""
-        now = time.monotonic()
+    async def sweep(self, now: float | None = None) -> None:
+        """Let go of the isolates of sessions idle or old past their limits (not one that is running a call); an
+        idle session's states expire in the store, an old one's are dropped."""
+        monotonic = time.monotonic() if now is None else now
         limits = self.session_limits
-        expired: list[tuple[_Session, str]] = []
-        async with self._lock:
-            for key, sessions in list(self._owners.items()):
-                for name, session in list(sessions.items()):
-                    if session.lock.locked():
-                        continue
-                    if now - session.last_used >= limits.idle_s:
-                        why = f"idle for {limits.idle_s:g} s (session_idle_timeout_s)"
-                    elif now - session.created >= limits.max_age_s:
-                        why = f"older than {limits.max_age_s:g} s (session_max_age_s)"
-                    else:
-                        continue
-                    del sessions[name]
-                    expired.append((session, why))
-                if not sessions:
-                    self._owners.pop(key, None)
-        for session, why in expired:
-            await self._end(session, why)
+        for live in list(self._live.values()):
+            if live.busy or self._locked(live):
+                continue
+            if time.time() - live.created >= limits.max_age_s:
+                await self._drop(live.point.session, f"older than {limits.max_age_s:g} s (session_max_age_s)")
+            elif monotonic - live.last_used >= limits.idle_s:
+                await self._drop(live.point.session, f"idle for {limits.idle_s:g} s (session_idle_timeout_s)")
 
     async def aclose(self) -> None:
-        """End every session (the server is stopping)."""
+        """End every live session (the server is stopping); their states stay in a store that outlives it."""
         self._closed = True
         if self._sweeper is not None:
             self._sweeper.cancel()
@@ -281,7 +454,10 @@ class SessionManager:
         for task in list(self._closing):
             with contextlib.suppress(BaseException):
                 await task
-        async with self._lock:
-            owners = list(self._owners)
-        for key in owners:
-            await self._close_owner(key, "the server stopped")
+        for live in list(self._live.values()):
+            await self._end_live(live, "the server stopped")
+
+
+def _shown(name: str) -> str:
+    """A session name as a log line shows it (names are checked, but a line must never be forged)."""
+    return repr(name[:64])

@@ -7,6 +7,7 @@ from typing import Any
 from sandbox_server.charts import Renderer
 from sandbox_server.data.files import FORMATS
 from sandbox_server.data.folder import DataFolder
+from sandbox_server.packages.catalog import Catalog
 from sandbox_server.registry import PURE_COMPUTATION, ToolSpec
 from sandbox_server.sandbox import WorkerPool
 from sandbox_server.sessions import SessionManager
@@ -28,6 +29,9 @@ ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed",
 
 SESSION_NAME = "^[A-Za-z0-9_.-]{1,64}$"
 """What a session name may be: short, and safe to show in any message."""
+SESSION_ARGUMENT = "^[A-Za-z0-9_.-]{1,400}$"
+"""What ``session`` may be: a name (at most 64 characters), or a handle this server gave (``h.v1.`` and a sealed
+token, longer than any name)."""
 
 
 _CHARTS_DESCRIPTION = """
@@ -51,7 +55,7 @@ Intl (full ICU), Temporal, WebAssembly, timers, structuredClone, TextEncoder/Tex
 URL/URLSearchParams, performance.now, crypto (getRandomValues, randomUUID, subtle: digest, HMAC, PBKDF2, HKDF). \
 Node 20's pure modules by require or import: buffer/Buffer, crypto (hashes, HMAC, random \
 bytes, timingSafeEqual, pbkdf2), util, path, url, querystring, string_decoder, events, assert, timers, os \
-constants, process (argv, stdout.write, exit, hrtime). Not available: network (fetch), packages, \
+constants, process (argv, stdout.write, exit, hrtime).{{packages}} Not available: network (fetch), {{no_packages}}\
 process.env, child processes, writing files, the DOM.
 
 Limits: {settings.default_timeout_ms} ms by default, {settings.memory_limit_mb} MiB of memory, output capped at \
@@ -60,6 +64,16 @@ message, line and column, and a hint for Node or browser habits.
 
 Example: code `input.map(r => r.price * r.qty).reduce((a, b) => a + b, 0)` with input \
 `[{{"price": 2.5, "qty": 4}}, {{"price": 10, "qty": 1}}]` gives `Result: 20`."""
+
+
+def _with_packages(description: str, packages: Catalog | None) -> str:
+    """The description naming the npm packages added (their dependencies are not named)."""
+    if packages is None:
+        return description.replace("{packages}", "").replace("{no_packages}", "packages, ")
+    names = ", ".join(packages.names)
+    return description.replace("{packages}", f" npm packages (import or require): {names}.").replace(
+        "{no_packages}", "other packages, "
+    )
 
 
 def _files_description(settings: Settings) -> str:
@@ -136,10 +150,10 @@ def _full_input_schema(settings: Settings) -> dict[str, Any]:
             },
             "session": {
                 "type": "string",
-                "pattern": SESSION_NAME,
+                "pattern": SESSION_ARGUMENT,
                 "description": (
-                    "Keep state between calls: calls naming the same session share one isolate, so top-level "
-                    "declarations and globals persist."
+                    "Keep globals between calls: a name starts a session; pass the last answer's `session.handle` "
+                    "to continue it."
                 ),
             },
             "reset": {"type": "boolean", "description": "With `session`: discard its state first."},
@@ -196,17 +210,19 @@ OUTPUT_SCHEMA: dict[str, Any] = {
         },
         "session": {
             "type": "object",
-            "description": "the session the call ran in: its calls so far, age, heap, whether this call created it, "
-            "and, when its state is gone, why",
+            "description": "the session the call ran in: the handle continuing it, calls so far, age, heap, "
+            "whether this call created it",
             "properties": {
                 "name": {"type": "string"},
+                "handle": {"type": "string"},
                 "calls": {"type": "integer"},
                 "ageS": {"type": "number"},
                 "heapBytes": {"type": "integer"},
                 "created": {"type": "boolean"},
+                "rebuilt": {"type": "boolean"},
                 "reset": {"type": "string"},
             },
-            "required": ["name", "calls", "ageS", "heapBytes", "created"],
+            "required": ["name", "handle", "calls", "ageS", "heapBytes", "created"],
         },
     },
     "required": ["ok", "stdout", "stderr", "truncated", "durationMs", "error"],
@@ -231,10 +247,11 @@ def execute_js_tool(
     folder: DataFolder | None = None,
     sessions: SessionManager | None = None,
     renderer: Renderer | None = None,
+    packages: Catalog | None = None,
 ) -> ToolSpec:
     """The ``execute_js`` tool bound to a worker pool; with a data ``folder``, it takes a ``files`` argument; with
-    ``sessions``, a ``session`` argument keeps state between calls."""
-    description = _description(settings)
+    ``sessions``, a ``session`` argument keeps state between calls; with ``packages``, its code may import them."""
+    description = _with_packages(_description(settings), packages)
     if renderer is not None:
         description += _CHARTS_DESCRIPTION
     if folder is not None:
@@ -245,7 +262,7 @@ def execute_js_tool(
         description=description,
         input_schema=input_schema(settings, folder is not None),
         output_schema=OUTPUT_SCHEMA,
-        handler=js_handler(settings, pool, folder, sessions=sessions, renderer=renderer),
+        handler=js_handler(settings, pool, folder, sessions=sessions, renderer=renderer, packages=packages),
         icon="execute_js",
         annotations=PURE_COMPUTATION,
         structure_argument_error=structure_argument_error,

@@ -15,11 +15,13 @@ import mcp_types as types
 
 from sandbox_server.charts import Renderer
 from sandbox_server.data.folder import DataFolder
+from sandbox_server.packages.catalog import Catalog
 from sandbox_server.registry import ToolSpec
 from sandbox_server.sandbox import WorkerPool
 from sandbox_server.sessions import SessionManager
 from sandbox_server.settings import Settings
 from sandbox_server.tools.execute_js import OUTPUT_SCHEMA, input_schema, structure_argument_error
+from sandbox_server.tools.resumable import PausedRuns
 from sandbox_server.tools.runs import js_handler
 from sandbox_server.upstream.directory import Directory
 
@@ -77,8 +79,11 @@ def execute_js_with_tools_tool(
     folder: DataFolder | None = None,
     sessions: SessionManager | None = None,
     renderer: Renderer | None = None,
+    paused: PausedRuns | None = None,
+    packages: Catalog | None = None,
 ) -> ToolSpec:
-    """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js``."""
+    """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js`` (and with the same
+    npm ``packages``); with ``paused``, runs that need the user's consent on the current revision pause and resume."""
     schema = input_schema(settings, folder is not None, brief=True)
 
     def refresh() -> tuple[str, types.ToolAnnotations]:
@@ -91,7 +96,7 @@ def execute_js_with_tools_tool(
         description=description,
         input_schema=schema,
         output_schema=_output_schema(),
-        handler=js_handler(settings, pool, folder, directory, sessions, renderer),
+        handler=js_handler(settings, pool, folder, directory, sessions, renderer, paused, packages),
         icon="execute_js",
         annotations=annotations,
         structure_argument_error=structure_argument_error,

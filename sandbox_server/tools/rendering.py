@@ -199,14 +199,18 @@ def _calls_line(calls: Sequence[dict[str, Any]]) -> str:
 
 
 def _session_line(session: dict[str, Any]) -> str:
-    """``Session "sales": call 3, 42 s old, heap 4.2 MiB.`` (or that it is new, or that its state is gone)."""
-    name = session["name"]
-    if "reset" in session:
-        return (
-            f'Session "{name}" was reset ({session["reset"]}): its state is gone, and the next call naming it '
-            "starts a new one."
-        )
+    """``Session "sales": call 3, 42 s old, heap 4.2 MiB; continue it with session "h.v1...".`` (or that it is new,
+    rebuilt, or that this call was not applied)."""
+    name, handle = session["name"], session["handle"]
+    follow = f'continue it with session: "{handle}"'
     heap = session["heapBytes"] / 2**20
+    if "reset" in session and not session["created"]:
+        return f'Session "{name}": {session["reset"]} (call {session["calls"]}); {follow}.'
     if session["created"]:
-        return f'Session "{name}": new (call 1); its top-level declarations and globals stay for the next calls.'
-    return f'Session "{name}": call {session["calls"]}, {session["ageS"]:.0f} s old, heap {heap:.1f} MiB.'
+        started = f" ({session['reset']})" if "reset" in session else ""
+        return (
+            f'Session "{name}": new{started}; its top-level declarations and globals stay for the next calls: {follow}.'
+        )
+    rebuilt = ", rebuilt from its journal" if session.get("rebuilt") else ""
+    age = f"{session['ageS']:.0f} s old"
+    return f'Session "{name}": call {session["calls"]}, {age}, heap {heap:.1f} MiB{rebuilt}; {follow}.'

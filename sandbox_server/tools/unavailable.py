@@ -3,12 +3,12 @@ started with: the flag that adds it, so that the user who reads the error knows 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from sandbox_server.tools.execute_js_with_tools import NAME as EXECUTE_JS_WITH_TOOLS
 
-__all__ = ["unavailable_arguments", "unavailable_tool"]
+__all__ = ["unavailable_arguments", "unavailable_tool", "unknown_tool"]
 
 _TOOLS = MappingProxyType(
     {
@@ -27,6 +27,12 @@ _JAVASCRIPT_ARGUMENTS = MappingProxyType(
 def unavailable_tool(name: str) -> str | None:
     """Why the tool ``name`` is missing and the flag that adds it, as a sentence; None for a name no setting adds."""
     return _TOOLS.get(name)
+
+
+def unknown_tool(name: str, known: Iterable[str]) -> str:
+    """The error message for a call of the tool ``name``, which this server does not have (it has ``known``)."""
+    missing = unavailable_tool(name)
+    return f"Unknown tool: {name!r}. Known tools: {', '.join(known)}." + (f" {missing}" if missing else "")
 
 
 def unavailable_arguments(tool: str) -> Mapping[str, str]:

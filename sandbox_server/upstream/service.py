@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import anyio
 
-from sandbox_server.errors import ConsentUnavailable
+from sandbox_server.errors import ConsentPending, ConsentUnavailable
 from sandbox_server.sandbox.protocol import HostCallFailed
 from sandbox_server.upstream.connection import UpstreamCallError
 from sandbox_server.upstream.declarations import declaration, declarations
@@ -149,6 +149,9 @@ class ToolsService:
             return await self._run(record, server, name, arguments)
         except HostCallFailed as exc:
             record.outcome = str(exc.error.get("code", "error"))
+            raise
+        except ConsentPending:
+            record.outcome = "paused"  # the run pauses for the user's answer and is run again with it
             raise
         except anyio.get_cancelled_exc_class():
             record.outcome = "cancelled"

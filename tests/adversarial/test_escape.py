@@ -42,7 +42,7 @@ WEB_GLOBALS = {name for names, _source in web_modules().values() for name in nam
 """The web-platform globals (URL, TextEncoder, crypto, ...): accessors that compile their module on first use."""
 NODE_GLOBALS = {name for module in node_modules().values() for name in module.globals}
 """Node's globals (Buffer, process): accessors that compile their module on first use."""
-NODE_FUNCTIONS = {"require", "__import"}
+NODE_FUNCTIONS = {"require", "__import", "__importStatic"}
 RUNTIME_GLOBALS = {
     *RUNTIME_FUNCTIONS,
     *WEB_GLOBALS,

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import mcp_types as types
 import pytest
@@ -81,13 +81,19 @@ def _text(result: types.CallToolResult) -> str:
 
 @asynccontextmanager
 async def code_mode(
-    config: Path, user: User | None = None, message_handler: Any = None, **settings: Any
+    config: Path,
+    user: User | None = None,
+    message_handler: Any = None,
+    client_mode: Literal["auto", "legacy"] = "legacy",
+    **settings: Any,
 ) -> AsyncIterator[CodeMode]:
+    """Code mode over ``config``'s servers, for a client speaking the current revision (``auto``: consent pauses the
+    run and resumes it) or the handshake one (``legacy``: consent is asked in the middle of the call)."""
     app = App.create(make_settings(upstream=config, workers=1, **settings))
     callback: Callable[..., Awaitable[Any]] | None = user
     async with Client(
         build_server(app=app),
-        mode="legacy",
+        mode=client_mode,
         elicitation_callback=callback,  # type: ignore[arg-type]
         message_handler=message_handler,
     ) as client:

@@ -12,14 +12,14 @@ from mcp import Client
 
 from sandbox_server import build_server
 
-from ..conftest import make_settings
+from ..conftest import REVISIONS, make_settings
 from .conftest import CodeMode, User, code_mode, stdio_server, text_of, write_config
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(scope="module")
-async def mode(upstream_dir: Path) -> AsyncIterator[CodeMode]:
+@pytest.fixture(scope="module", params=REVISIONS)
+async def mode(upstream_dir: Path, request: pytest.FixtureRequest) -> AsyncIterator[CodeMode]:
     config = write_config(
         upstream_dir,
         {
@@ -30,7 +30,7 @@ async def mode(upstream_dir: Path) -> AsyncIterator[CodeMode]:
             "gone": stdio_server("broken", "--mode", "exit"),
         },
     )
-    async with code_mode(config, User(), tool_call_timeout_s=5.0) as connected:
+    async with code_mode(config, User(), client_mode=request.param, tool_call_timeout_s=5.0) as connected:
         yield connected
 
 

@@ -17,18 +17,19 @@ from .conftest import ROOT, User, stdio_server, write_config
 pytestmark = pytest.mark.anyio
 
 
-async def test_over_stdio_code_calls_upstream_tools_and_asks_the_user(upstream_dir: Path) -> None:
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_over_stdio_code_calls_upstream_tools_and_asks_the_user(upstream_dir: Path, mode: str) -> None:
     config = write_config(
         upstream_dir,
         {"records": stdio_server("records"), "writes": stdio_server("writes", sideEffects="confirm")},
-        "stdio.json",
+        f"stdio-{mode}.json",
     )
     parameters = StdioServerParameters(
         command=sys.executable, args=["-m", "sandbox_server", "--upstream", str(config)], env=server_env(), cwd=ROOT
     )
     user = User()
     with anyio.fail_after(90):
-        async with Client(parameters, mode="legacy", elicitation_callback=user) as client:  # type: ignore[arg-type]
+        async with Client(parameters, mode=mode, elicitation_callback=user) as client:  # type: ignore[arg-type]
             capabilities = client.server_capabilities
             assert capabilities is not None and capabilities.tools is not None
             assert capabilities.tools.list_changed is True

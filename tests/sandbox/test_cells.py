@@ -81,7 +81,9 @@ def cell_of(code: str) -> Cell:
             ("x", "y"),
             id="typescript-blanked",
         ),
-        pytest.param("import fs from 'fs'", ";     fs = require('fs');" + TRAILER, ("fs",), id="import"),
+        pytest.param(
+            "import fs from 'fs'", ";   ( { default: fs } = __importStatic('fs'));" + TRAILER, ("fs",), id="import"
+        ),
         pytest.param("export const e = 1;\ne", "       ;     e = 1;\ne", ("e",), id="export"),
         pytest.param("const x = 1 // one", ";     x = 1 // one" + TRAILER, ("x",), id="trailer-after-a-comment"),
         pytest.param("let x = 1; x = 2; let y", ";   x = 1; x = 2; ;   y=void 0" + TRAILER, ("x", "y"), id="several"),

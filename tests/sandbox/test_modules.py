@@ -1,4 +1,5 @@
-"""Module syntax in a script: imports become the runtime's require, exports go, and the rest stays as it was."""
+"""Module syntax in a script: imports become reads of the module's namespace, exports go, and the rest stays as it
+was."""
 
 from __future__ import annotations
 
@@ -11,21 +12,24 @@ from sandbox_server.sandbox.worker.options import node_sources
 @pytest.mark.parametrize(
     ("code", "expected"),
     [
-        pytest.param("import fs from 'fs';", "const fs = require('fs');", id="default"),
-        pytest.param('import * as path from "node:path"', 'const path = require("node:path");', id="namespace"),
+        pytest.param("import fs from 'fs';", "const { default: fs } = __importStatic('fs');", id="default"),
+        pytest.param('import * as path from "node:path"', 'const path = __importStatic("node:path");', id="namespace"),
         pytest.param(
             "import { createHash, randomBytes as rb } from 'node:crypto';",
-            "const { createHash, randomBytes: rb } = require('node:crypto');",
+            "const { createHash, randomBytes: rb } = __importStatic('node:crypto');",
             id="named",
         ),
         pytest.param(
             "import util, { format } from 'util';",
-            "const util = require('util'), { format } = util;",
+            "const { default: util, format } = __importStatic('util');",
             id="default-and-named",
         ),
-        pytest.param("import 'node:events';", "require('node:events');", id="for-effect"),
         pytest.param(
-            "import {\n  a,\n  b,\n} from 'm';\nx", "const { a, b } = require('m');\n\n\n\nx", id="lines-kept"
+            "import d, * as ns from 'x';", "const ns = __importStatic('x'), d = ns.default;", id="default-and-namespace"
+        ),
+        pytest.param("import 'node:events';", "__importStatic('node:events');", id="for-effect"),
+        pytest.param(
+            "import {\n  a,\n  b,\n} from 'm';\nx", "const { a, b } = __importStatic('m');\n\n\n\nx", id="lines-kept"
         ),
         pytest.param("export default function main() {}", "               function main() {}", id="export-default"),
         pytest.param("export const a = 1;", "       const a = 1;", id="export-declaration"),

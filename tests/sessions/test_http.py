@@ -1,5 +1,5 @@
-"""Sessions over Streamable HTTP with the real command: refused statelessly, saying how to get them; with
---http-sessions, kept per MCP session and never shared between two."""
+"""Sessions over Streamable HTTP with the real command: statelessly, named by the handles the answers carry; with
+--http-sessions, also by name per MCP session, never shared between two."""
 
 from __future__ import annotations
 
@@ -14,14 +14,23 @@ from ..servers import http_server
 pytestmark = pytest.mark.anyio
 
 
-async def test_stateless_http_refuses_a_session_and_says_how_to_get_one() -> None:
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_over_stateless_http_a_name_starts_a_session_and_its_handle_continues_it(mode: str) -> None:
     async with http_server() as (base, _):
         with anyio.fail_after(60):
-            async with Client(base + "/mcp", mode="legacy") as client:
-                refused = await client.call_tool("execute_js", {"code": "1", "session": "s"})
-    assert refused.is_error is True and refused.structured_content is not None
-    message = refused.structured_content["error"]["message"]
-    assert "stateless HTTP" in message and "--http-sessions" in message
+            async with Client(base + "/mcp", mode=mode) as client:  # type: ignore[arg-type]
+                first = await client.call_tool("execute_js", {"code": "var n = 1; n", "session": "s"})
+                assert first.structured_content is not None
+                handle = first.structured_content["session"]["handle"]
+                assert handle in "\n".join(getattr(block, "text", "") for block in first.content)
+                kept = await client.call_tool("execute_js", {"code": "n += 1", "session": handle})
+                named = await client.call_tool("execute_js", {"code": "typeof n", "session": "s"})
+    assert kept.structured_content is not None and kept.structured_content["result"] == 2
+    assert kept.structured_content["session"]["calls"] == 2
+    assert kept.structured_content["session"]["handle"] != handle
+    # Statelessly nobody is known: the same name from any client starts another session, never reaches this one.
+    assert named.structured_content is not None and named.structured_content["result"] == "undefined"
+    assert named.structured_content["session"]["created"] is True
 
 
 async def test_with_http_sessions_state_is_kept_per_mcp_session_only() -> None:

@@ -3,6 +3,7 @@ about it, its resets and limits, and calls without a session unchanged."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import anyio
@@ -45,24 +46,28 @@ async def test_reset_without_a_session_is_an_argument_error(server: Server) -> N
         assert refused["error"]["kind"] == "arguments" and "session" in refused["error"]["message"]
 
 
-async def test_a_timeout_resets_the_session_and_says_so_and_the_next_call_starts_anew(server: Server) -> None:
+async def test_a_call_that_runs_out_of_time_is_not_applied_and_the_next_call_finds_the_state_before_it(
+    server: Server,
+) -> None:
     async with server.connect() as one:
         await one.value("var kept = 1", session="t")
-        late = await one.call("while (true) {}", session="t", timeout_ms=300)
+        late = await one.call("kept = 2; while (true) {}", session="t", timeout_ms=300)
         assert late["error"]["kind"] == "timeout"
-        assert "ran out of time" in late["session"]["reset"]
-        assert 'Session "t" was reset' in late["text"] and "its state is gone" in late["text"]
-        after = await one.call("typeof kept", session="t")
-        assert after["result"] == "undefined" and after["session"]["created"] is True
+        assert "ran out of time" in late["session"]["reset"] and "not applied" in late["session"]["reset"]
+        assert 'Session "t": the call ran out of time, so it was not applied' in late["text"]
+        after = await one.call("kept", session="t")
+        assert after["result"] == 1 and after["session"]["created"] is False
+        assert after["session"]["rebuilt"] is True and after["session"]["calls"] == 2
 
 
-async def test_running_out_of_memory_resets_only_that_session(server: Server) -> None:
+async def test_running_out_of_memory_leaves_that_session_as_it_was_and_others_untouched(server: Server) -> None:
     async with server.connect() as one:
         await one.value("var mine = 'a'", session="keep")
         await one.value("var doomed = 1", session="bomb")
         blown = await one.call("const xs = []; while (true) xs.push(new Array(1e5).fill(1))", session="bomb")
-        assert blown["error"]["kind"] == "memory" and "reset" in blown["session"]
+        assert blown["error"]["kind"] == "memory" and "not applied" in blown["session"]["reset"]
         assert await one.value("mine", session="keep") == "a"
+        assert await one.value("doomed", session="bomb") == 1
 
 
 async def test_calls_in_one_session_run_one_at_a_time_in_order(server: Server) -> None:
@@ -92,17 +97,43 @@ async def test_the_client_limit_names_its_setting_and_the_sessions_that_exist(se
         assert "did not run" in refused["text"]
 
 
-async def test_the_server_limit_names_its_setting() -> None:
+async def test_past_the_server_limit_the_least_recently_used_session_is_let_go_and_rebuilt_when_next_used() -> None:
     async with (
-        sessions_server(max_sessions=2, max_sessions_per_client=2) as small,
+        sessions_server(max_sessions=2, max_sessions_per_client=3) as small,
         small.connect() as one,
-        small.connect() as two,
     ):
-        await one.value("1", session="x")
-        await two.value("1", session="y")
-        refused = await one.call("1", session="z")
-        assert "max_sessions = 2" in refused["error"]["message"]
-        assert "x" in refused["error"]["message"]
+        manager = small.app.sessions
+        assert manager is not None
+        await one.value("var x = 'first'; Math.random()", session="x")
+        drawn = await one.value("Math.random()", session="y")
+        await one.value("1", session="z")  # a third live session: the least recently used one (x) gives way
+        assert manager.count() == 2
+        again = await one.call("x", session="x")
+        assert again["result"] == "first" and again["session"]["rebuilt"] is True
+        assert manager.count() == 2
+        assert (await one.call("Math.random() === " + repr(drawn), session="y"))["result"] is False
+
+
+async def test_the_server_limit_names_its_setting_when_every_live_session_is_busy() -> None:
+    async with (
+        sessions_server(max_sessions=1, max_sessions_per_client=2) as small,
+        small.connect() as one,
+    ):
+        async with anyio.create_task_group() as group:
+            busy = anyio.Event()
+
+            async def hold() -> None:
+                busy.set()
+                await one.value("await new Promise(r => setTimeout(r, 1500)); 1", session="a")
+
+            group.start_soon(hold)
+            await busy.wait()
+            with anyio.fail_after(10):
+                while small.app.sessions is not None and small.app.sessions.count() == 0:  # noqa: ASYNC110
+                    await anyio.sleep(0.01)  # until the first session holds its isolate (no event says so)
+            refused = await one.call("1", session="b")
+        assert refused["error"]["kind"] == "session"
+        assert "max_sessions = 1" in refused["error"]["message"] and "busy" in refused["error"]["message"]
 
 
 async def test_idle_and_old_sessions_end(server: Server) -> None:
@@ -110,12 +141,10 @@ async def test_idle_and_old_sessions_end(server: Server) -> None:
     assert sessions is not None
     async with server.connect() as one:
         await one.value("var kept = 1", session="idle")
-        for owned in sessions._owners.values():  # as if the idle time had passed
-            if "idle" in owned:
-                owned["idle"].last_used -= sessions.session_limits.idle_s + 1
-        await sessions.sweep()
+        await sessions.sweep(now=time.monotonic() + sessions.session_limits.idle_s + 1)  # as if the time had passed
         after = await one.call("typeof kept", session="idle")
         assert after["result"] == "undefined" and after["session"]["created"] is True
+        assert "had ended" in after["session"]["reset"]
 
 
 async def test_a_client_that_disconnects_takes_its_sessions_with_it() -> None:
@@ -170,3 +199,10 @@ def test_the_command_line_runs_several_calls_in_one_session() -> None:
     first, second = ran.stdout.split("\n---\n")
     assert 'Session "s": new' in first
     assert second.startswith("Result: 42") and 'Session "s": call 2' in second
+
+
+async def test_a_session_longer_than_a_name_that_is_no_handle_is_an_argument_error(server: Server) -> None:
+    async with server.connect() as one:
+        refused = await one.call("1", session="a" * 65)
+        assert refused["error"]["kind"] == "arguments"
+        assert "at most 64" in refused["error"]["message"] and "handle" in refused["error"]["message"]

@@ -1,10 +1,12 @@
-"""Module syntax in a script: ``import`` statements become ``require`` calls, and ``export`` goes.
+"""Module syntax in a script: ``import`` statements become calls of the runtime's loader, and ``export`` goes.
 
 The code runs as a script (or an async function body), where V8 refuses ``import`` and ``export``; models write
 both out of habit (``import { createHash } from 'node:crypto'``, ``export default function main() {...}``). Before
-the analysis, each top-level import statement is rewritten on its own lines into the ``require`` the runtime
-offers, and ``export`` (with ``default``) in front of a declaration or a value is blanked, so the declaration
-runs as one. A dynamic ``import('x')`` becomes ``__import('x')``, which the runtime resolves to the module.
+the analysis, each top-level import statement is rewritten on its own lines into a declaration that reads the
+module's namespace from ``__importStatic('x')`` (a Node built-in's exports with ``default``, an npm package's ES
+module namespace, or a CommonJS package's exports as ``default``), so that an import resolves as Node resolves an
+import (its ``import`` conditions, not ``require``'s). ``export`` (with ``default``) in front of a declaration or a
+value is blanked, so the declaration runs as one. A dynamic ``import('x')`` becomes ``__import('x')``.
 
 Line numbers stay as they were (a rewritten statement keeps its line breaks); columns after a rewritten import
 on its own line can move, which only a second statement on that line would show. Type-only imports are left to
@@ -19,10 +21,12 @@ import tree_sitter
 
 from sandbox_server.sandbox.source.model import _LANGUAGE, _utf8
 
-__all__ = ["DYNAMIC_IMPORT_NAME", "rewrite_modules"]
+__all__ = ["DYNAMIC_IMPORT_NAME", "STATIC_IMPORT_NAME", "rewrite_modules"]
 
 DYNAMIC_IMPORT_NAME = "__import"
 """The runtime's function a dynamic ``import(...)`` is rewritten to call."""
+STATIC_IMPORT_NAME = "__importStatic"
+"""The runtime's function an import statement is rewritten to call: it returns the module's namespace."""
 
 _MODULE_WORD = re.compile(rb"\b(?:import|export)\b")
 _PARSER = tree_sitter.Parser(_LANGUAGE)
@@ -61,19 +65,20 @@ def _text(node: tree_sitter.Node, data: bytes) -> bytes:
 
 
 def _require_for(statement: tree_sitter.Node, data: bytes) -> bytes | None:
-    """The ``require`` statement an import statement stands for, with its line breaks; None for a type-only one."""
+    """The declaration an import statement stands for, with its line breaks; None for a type-only one."""
     children = statement.children
     if any(child.type == "type" for child in children):
         return None
     source = next((child for child in children if child.type == "string"), None)
     if source is None:
         return None
-    call = b"require(" + _text(source, data) + b")"
+    call = STATIC_IMPORT_NAME.encode() + b"(" + _text(source, data) + b")"
     clause = next((child for child in children if child.type == "import_clause"), None)
     breaks = b"\n" * _text(statement, data).count(b"\n")
     if clause is None:
         return call + b";" + breaks
     default: bytes | None = None
+    namespace: bytes | None = None
     names: list[bytes] = []
     for part in clause.named_children:
         if part.type == "identifier":
@@ -81,15 +86,17 @@ def _require_for(statement: tree_sitter.Node, data: bytes) -> bytes | None:
         elif part.type == "namespace_import":
             name = next((child for child in part.named_children if child.type == "identifier"), None)
             if name is not None:
-                default = _text(name, data)
+                namespace = _text(name, data)
         elif part.type == "named_imports":
             names.extend(_binding(specifier, data) for specifier in part.named_children if _is_value(specifier))
-    destructured = b"{ " + b", ".join(names) + b" }"
-    if default is None:
-        return b"const " + destructured + b" = " + call + b";" + breaks
+    if namespace is not None:
+        tail = b"" if default is None else b", " + default + b" = " + namespace + b".default"
+        return b"const " + namespace + b" = " + call + tail + b";" + breaks
+    if default is not None:
+        names.insert(0, b"default: " + default)
     if not names:
-        return b"const " + default + b" = " + call + b";" + breaks
-    return b"const " + default + b" = " + call + b", " + destructured + b" = " + default + b";" + breaks
+        return call + b";" + breaks
+    return b"const { " + b", ".join(names) + b" } = " + call + b";" + breaks
 
 
 def _is_value(specifier: tree_sitter.Node) -> bool:

@@ -242,7 +242,7 @@ class Isolate:
 
         Returns None when the runtime cannot answer (its heap may still be full).
         """
-        name = "abortMemory" if kind == "memory" else "abort"
+        name = {"memory": "abortMemory", "paused": "pause"}.get(kind, "abort")
         for _ in range(ABORT_ATTEMPTS):
             try:
                 text = await asyncio.wait_for(self.request(name), ABORT_TIMEOUT_S)

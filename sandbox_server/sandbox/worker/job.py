@@ -8,6 +8,7 @@ become global variables that outlive it and it can run again in the same isolate
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from sandbox_server.sandbox.outcome import (
     failure_outcome,
     internal_error,
     memory_error,
+    paused_error,
     timeout_error,
 )
 from sandbox_server.sandbox.source import Unsupported, analyze
@@ -31,6 +33,7 @@ from sandbox_server.sandbox.worker.isolate import Isolate, parse_outcome
 from sandbox_server.sandbox.worker.memory import DataBounds, guarded
 from sandbox_server.sandbox.worker.options import (
     completion_hint,
+    journal_options,
     node_preload,
     node_sources,
     run_options,
@@ -39,6 +42,7 @@ from sandbox_server.sandbox.worker.options import (
     web_sources,
     web_sources_for_node,
 )
+from sandbox_server.sandbox.worker.packaging import job_packages
 
 __all__ = ["execute"]
 
@@ -79,6 +83,11 @@ def _engine_text(code: str, input_json: str) -> tuple[str, str]:
     return code, input_json
 
 
+class Paused(Exception):
+    """The pool asked the running job to pause (its code waits for the user's consent): it is stopped and its
+    outcome carries the journal to run it again with."""
+
+
 async def _run_job(
     isolate: Isolate,
     code: str,
@@ -87,6 +96,26 @@ async def _run_job(
     deadline: float,
     files: str = "",
     host: bool = False,
+    pause: asyncio.Event | None = None,
+) -> Any:
+    job = asyncio.ensure_future(_started(isolate, code, input_json, options, deadline, files, host))
+    if pause is None:
+        return await job
+    paused = asyncio.ensure_future(pause.wait())
+    try:
+        await asyncio.wait({job, paused}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        paused.cancel()
+    if not job.done():
+        job.cancel()  # terminates the code, as a timeout does
+        with contextlib.suppress(BaseException):
+            await job
+        raise Paused
+    return job.result()
+
+
+async def _started(
+    isolate: Isolate, code: str, input_json: str, options: str, deadline: float, files: str, host: bool
 ) -> Any:
     async with asyncio.timeout_at(deadline):
         value = await isolate.start(code, input_json, options, files, host=host)
@@ -102,10 +131,12 @@ async def execute(
     bounds: DataBounds | None = None,
     on_pressure: Callable[[], None] = lambda: None,
     bridge: HostBridge | None = None,
+    pause: asyncio.Event | None = None,
 ) -> Outcome:
     """Run one job in ``isolate`` and build its outcome; never raises for anything the code does.
 
-    With a ``bridge``, the code's calls to the host go through it (its caller closes it after the job).
+    With a ``bridge``, the code's calls to the host go through it (its caller closes it after the job). Setting
+    ``pause`` stops the job with an outcome of kind ``paused`` (with its journal, for a journaled job).
     """
     code, input_json = _engine_text(request["code"], request["input"])
     analysis = analyze(rewrite_modules(code))
@@ -118,22 +149,34 @@ async def execute(
     timeout_ms: int = request["timeoutMs"]
     node = node_sources(code)
     preload = node_preload(code) if node is not None else []
+    packages = job_packages(request, code)  # the npm packages the code names (packaging.py)
+    if isinstance(packages, dict):
+        return failure_outcome(packages, 0.0)
+    if packages is not None:
+        node = {**(node or {}), **packages.node}
+    journal = journal_options(request["journal"]) if "journal" in request else None
+    reads_memory = node is not None and "memoryUsage" in code
+    memory = journal.memory if journal is not None and journal.memory is not None else None
     options = run_options(
         limits,
-        seed=True,
+        seed=journal.seed if journal is not None else True,
+        journal=journal.spec if journal is not None else None,
         completion=completion_hint(run_code, last_statement),
-        modules=web_sources(code, web_sources_for_node(node or {})),
+        modules=web_sources(code, web_sources_for_node(node or {}) | (packages.web if packages else set())),
         web_preload=web_preload(code, web_sources_for_node(preload)),
         node_modules=node,
         node_preload=preload,
         data_folder=request.get("dataFolder") is True,
-        memory=isolate.heap() if node is not None and "memoryUsage" in code else None,
+        memory=memory if memory is not None else (isolate.heap() if reads_memory else None),
         track_iterators=tracks_iterators(code),
         tools=request.get("tools"),
         session=request.get("keep") is True,
         charts=request.get("charts") is True,
         cell_names=cell.names if cell is not None else (),
     )
+    if packages is not None:
+        options = packages.options(options)
+        await packages.offer(isolate)
     code = run_code
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -144,8 +187,10 @@ async def execute(
     try:
         files = request.get("files", "")
         deadline = started + timeout_ms / 1000
-        job = _run_job(isolate, code, input_json, options, deadline, files, bridge is not None)
+        job = _run_job(isolate, code, input_json, options, deadline, files, bridge is not None, pause)
         value = await guarded(isolate, job, bounds, on_pressure)
+    except Paused:
+        return await _stopped(isolate, paused_error(), elapsed_ms(), limits.output_cap_bytes)
     except Exception as exc:
         kind = error_kind(exc, memory_limit_reached=isolate.memory_limit_reached())
         if kind == "crashed":

@@ -7,27 +7,71 @@ import json
 import os
 import re
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import js_runtime
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.source import Statement
 
 __all__ = [
+    "JournalOptions",
     "completion_hint",
+    "journal_options",
     "node_preload",
     "node_sources",
     "run_options",
     "tracks_iterators",
+    "web_needs",
     "web_preload",
     "web_sources",
 ]
 
 
+_HEX = re.compile(r"[0-9a-f]+")
+MAX_JOURNAL_ITEMS = 40_000
+"""Most numbers of each of a journal's lists a run request may carry (the runtime keeps 20,000 pairs and events)."""
+
+
+class JournalOptions(NamedTuple):
+    """What a run request's ``journal`` says: the seeds, the prefix to replay, and the heap reading to give."""
+
+    seed: str
+    spec: dict[str, Any]
+    memory: dict[str, int] | None
+
+
+def journal_options(value: Any) -> JournalOptions | None:
+    """The journal of a run request (``seed``: 64 hex digits, ``random``: 32, ``clock`` and ``events``: lists of
+    integers, optionally ``memory``), or None when it is not one."""
+    if not isinstance(value, dict):
+        return None
+    seed, random = value.get("seed"), value.get("random")
+    if not (isinstance(seed, str) and len(seed) == 64 and _HEX.fullmatch(seed)):
+        return None
+    if not (isinstance(random, str) and len(random) == 32 and _HEX.fullmatch(random)):
+        return None
+    lists = []
+    for name in ("clock", "events"):
+        items = value.get(name, [])
+        if not isinstance(items, list) or len(items) > MAX_JOURNAL_ITEMS:
+            return None
+        if not all(type(item) is int for item in items):
+            return None
+        lists.append(items)
+    memory = value.get("memory")
+    if memory is not None and not (
+        isinstance(memory, dict) and all(type(memory.get(key)) is int for key in ("used", "total"))
+    ):
+        return None
+    reading = None if memory is None else {"used": memory["used"], "total": memory["total"]}
+    return JournalOptions(seed, {"random": random, "clock": lists[0], "events": lists[1]}, reading)
+
+
 def run_options(
     limits: SandboxLimits,
     *,
-    seed: bool = False,
+    seed: bool | str = False,
+    journal: dict[str, Any] | None = None,
     completion: list[Any] | None = None,
     modules: dict[str, str] | None = None,
     web_preload: list[str] | None = None,
@@ -45,7 +89,10 @@ def run_options(
 
     Args:
         limits: The output cap comes from them.
-        seed: Add 32 bytes of fresh operating-system entropy for the web crypto API.
+        seed: Add 32 bytes of fresh operating-system entropy for the web crypto API, or these (64 hex digits: a
+            journaled run draws the same bytes each time it runs).
+        journal: Record the run's clock readings and order of events (``js_runtime/journal.js``), replaying the
+            ``clock`` and ``events`` it holds first; its ``random`` (32 hex digits) seeds ``Math.random``.
         completion: The last statement as ``[start, end, kind]`` in UTF-16 units, for a REPL-like result.
         modules: Sources of the web modules the code may use, by id.
         web_preload: Web modules to compile before the code runs (see :func:`web_preload`).
@@ -62,8 +109,12 @@ def run_options(
             run declares them as global variables (``var``) before the code runs.
     """
     options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
-    if seed:
+    if isinstance(seed, str):
+        options["seed"] = seed
+    elif seed:
         options["seed"] = os.urandom(32).hex()
+    if journal is not None:
+        options["journal"] = journal
     if completion is not None:
         options["completion"] = completion
     if modules:
@@ -128,16 +179,21 @@ _NODE_MODULES = js_runtime.node_modules()
 _NODE_GLOBALS = {name: module.id for module in _NODE_MODULES.values() for name in module.globals}
 # A module named in a require, an import or an export-from: `require('node:crypto')`, `from "path"`, `import('fs')`.
 _NODE_SPECIFIER = re.compile(
-    r"""(?:\b(?:require|__import|import)\s*\(|\bfrom|\bimport)\s*(['"`])(?:node:)?([A-Za-z_][\w./-]*)\1"""
+    r"""(?:\b(?:require|__import|__importStatic|import)\s*\(|\bfrom|\bimport)\s*(['"`])(?:node:)?([A-Za-z_][\w./-]*)\1"""
 )
 # Words that make a run offer require (and module, exports, __dirname, __filename), whatever they name.
-_NODE_WORDS = re.compile(r"\b(?:require|module|exports|import|export|__import|__dirname|__filename)\b")
+_NODE_WORDS = re.compile(r"\b(?:require|module|exports|import|export|__import|__importStatic|__dirname|__filename)\b")
 # A require or import whose argument is not a string literal may name any module.
-_DYNAMIC_SPECIFIER = re.compile(r"""\b(?:require|import|__import)\s*\(\s*(?!['"`])""")
+_DYNAMIC_SPECIFIER = re.compile(r"""\b(?:require|import|__import|__importStatic)\s*\(\s*(?!['"`])""")
 
 
 def _web_needs(source: str) -> set[str]:
     return {_WEB_NAMES[name] for name in _WEB_NAME.findall(source)}
+
+
+def web_needs(source: str) -> set[str]:
+    """The web modules whose globals ``source`` names (for the sources of npm packages a job loads)."""
+    return _web_needs(source)
 
 
 _NODE_WEB_NEEDS = {module_id: _web_needs(module.source) for module_id, module in _NODE_MODULES.items()}

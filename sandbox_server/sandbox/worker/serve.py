@@ -33,6 +33,7 @@ from sandbox_server.sandbox.worker.engine import keep_an_isolate, v8_flags
 from sandbox_server.sandbox.worker.isolate import Isolate
 from sandbox_server.sandbox.worker.job import execute
 from sandbox_server.sandbox.worker.memory import DataBounds, limit_data_segment
+from sandbox_server.sandbox.worker.options import journal_options
 
 __all__ = ["MAX_JOBS_PER_WORKER", "RECYCLE_GROWTH_BYTES", "Channel", "main", "run_and_exit", "serve"]
 
@@ -115,6 +116,8 @@ def _read_request(message: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("run request timeoutMs must be positive")
     if not isinstance(message.get("files", ""), str):
         raise ProtocolError("run request field 'files' is not str")
+    if "journal" in message and journal_options(message["journal"]) is None:
+        raise ProtocolError("run request field 'journal' is not a journal")
     backlog = message.get("backlog", 0)
     if not isinstance(backlog, int) or backlog < 0:
         raise ProtocolError("run request field 'backlog' is not a count")
@@ -146,6 +149,8 @@ class Incoming:
         self._channel = channel
         self._runs: asyncio.Queue[dict[str, Any] | BaseException | None] = asyncio.Queue()
         self.bridge: HostBridge | None = None
+        self.running: tuple[int, asyncio.Event] | None = None
+        """The running job's id and the event that pauses it (a ``pause`` request)."""
         self._task = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
@@ -154,6 +159,10 @@ class Incoming:
                 if message.get("op") == "hostResult":
                     if self.bridge is not None and message.get("id") == self._job_id():
                         self.bridge.answered(message)
+                    continue
+                if message.get("op") == "pause":
+                    if self.running is not None and message.get("id") == self.running[0]:
+                        self.running[1].set()
                     continue
                 self._runs.put_nowait(message)
         except BaseException as exc:  # a broken stream ends the worker through the serve loop
@@ -193,9 +202,12 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
             keeping = request.get("keep") is True
             bridge = HostBridge(isolate, job_id, host, channel.send) if host is not None or keeping else None
             incoming.bridge = bridge
+            pause = asyncio.Event()
+            incoming.running = (job_id, pause)
             try:
-                outcome = await execute(isolate, request, limits, bounds, warn, bridge)
+                outcome = await execute(isolate, request, limits, bounds, warn, bridge, pause)
             finally:
+                incoming.running = None
                 incoming.bridge = None
                 if bridge is not None:
                     await bridge.close()
@@ -242,9 +254,10 @@ async def _next_run(incoming: Incoming, isolate: Isolate, *, compile_when_idle: 
 
 
 def _ends_state(outcome: Any) -> bool:
-    """Whether the job stopped in a way that leaves its isolate unfit to keep (time, memory, a crash)."""
+    """Whether the job stopped in a way that leaves its isolate unfit to keep (time, memory, a crash, a pause
+    that left its code half run)."""
     error = outcome.get("error") if isinstance(outcome, dict) else None
-    return isinstance(error, dict) and error.get("kind") in ("timeout", "memory", "crashed")
+    return isinstance(error, dict) and error.get("kind") in ("timeout", "memory", "crashed", "paused")
 
 
 def _retirement(jobs: int, bounds: DataBounds | None) -> str | None:

@@ -1,0 +1,5 @@
+try {
+  await import('date-fns/nope');
+} catch (error) {
+  console.log(error.code);
+}
