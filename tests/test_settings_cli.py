@@ -232,3 +232,12 @@ def test_every_flag_of_serve_is_stored_under_its_fields_name() -> None:
     commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
     destinations = {o: a.dest for a in commands.choices["serve"]._actions for o in a.option_strings}
     assert {name: destinations.get(str(flag_of(name))) for name in FLAG_FIELDS} == {name: name for name in FLAG_FIELDS}
+
+
+def test_variables_read_outside_settings_are_known_names_and_misspellings_of_them_are_reported() -> None:
+    from sandbox_server.cli.flags import unknown_variables
+
+    environ = dict.fromkeys([*OTHER_VARIABLES, "SANDBOX_WORKERS", "sandbox_port", "SANDBOX_STATE_KEY"], "x")
+    assert list(unknown_variables(environ)) == [
+        "SANDBOX_STATE_KEY is not a setting and is ignored; did you mean SANDBOX_STATE_KEYS?"
+    ]
