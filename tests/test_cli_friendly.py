@@ -266,7 +266,7 @@ def bad_value(name: str) -> dict[str, str] | None:
     }
     if name == "auth_token":
         return {"SANDBOX_TRANSPORT": "http", variable: " "}
-    if name == "allowed_hosts":
+    if name in ("allowed_hosts", "packages_dir"):  # any names; a packages folder is made when first used
         return None
     if name in special:
         return {variable: special[name]}
@@ -299,7 +299,7 @@ def test_every_bad_setting_is_a_configuration_error_never_another_exception(monk
                     load_upstream_config(settings.upstream)  # type: ignore[arg-type]
                 assert type(caught.value).__name__ == "UpstreamConfigError"
         checked.append(name)
-    assert len(checked) == len(FIELDS) - 1
+    assert len(checked) == len(FIELDS) - 2
 
 
 @pytest.mark.parametrize(
