@@ -12,6 +12,7 @@ from pathlib import Path
 import anyio
 
 from benchmarks import (
+    balancer,
     charts,
     code_mode,
     coldstart,
@@ -97,6 +98,7 @@ class Run:
         await self.measure_sessions()
         await self.add("charts", lambda: charts.measure(plan, progress))
         await self.add("packages", lambda: packages.measure(plan, progress))
+        await self.add("balancer", lambda: balancer.measure(plan, progress))
 
     async def measure_code_mode(self) -> None:
         """Sections 12 to 14, on one sandbox-server with the records test server upstream and a direct client."""

@@ -10,7 +10,7 @@ from importlib import metadata
 from pathlib import Path
 
 from benchmarks import engine, node
-from sandbox_server.distribution import DISTRIBUTION
+from sandbox_server.identity import DISTRIBUTION
 
 __all__ = ["describe"]
 

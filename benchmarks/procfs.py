@@ -5,7 +5,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["children", "cmdline", "cpu_ms", "descendants", "reaped_cpu_ms", "rss_bytes", "state", "tree_cpu_ms"]
+__all__ = [
+    "children",
+    "cmdline",
+    "cpu_ms",
+    "descendants",
+    "peak_rss_bytes",
+    "reaped_cpu_ms",
+    "rss_bytes",
+    "state",
+    "tree_cpu_ms",
+]
 
 _PROC = Path("/proc")
 _TICKS_PER_S = os.sysconf("SC_CLK_TCK")
@@ -92,11 +102,21 @@ def cmdline(pid: int) -> list[str]:
 
 def rss_bytes(pid: int) -> int:
     """Resident memory of ``pid`` (VmRSS); 0 when it has exited."""
+    return _status_bytes(pid, "VmRSS:")
+
+
+def peak_rss_bytes(pid: int) -> int:
+    """The most resident memory ``pid`` has had since it started (VmHWM, the kernel's high-water mark, which no
+    sampling can miss); 0 when it has exited."""
+    return _status_bytes(pid, "VmHWM:")
+
+
+def _status_bytes(pid: int, key: str) -> int:
     try:
         status = (_PROC / str(pid) / "status").read_text()
     except OSError:
         return 0
     for line in status.splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(key):
             return int(line.split()[1]) * 1024
     return 0

@@ -6,17 +6,13 @@ handler (``sandbox_server.tools``) -> :class:`~sandbox_server.results.ToolResult
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
-import math
-import os
 import time
 import warnings
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import anyio
@@ -27,41 +23,24 @@ from mcp.server.request_state import RequestStateBoundary
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from sandbox_server.backlog import Backlog
-from sandbox_server.charts import Renderer, charts_available
-from sandbox_server.data.folder import DataFolder
+from sandbox_server.app import App
 from sandbox_server.data.resources import DataResources
-from sandbox_server.distribution import package_version
-from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.icons import server_icons
-from sandbox_server.journal import MemoryStore, StateKeys, StateStore, state_keys_from
+from sandbox_server.identity import SERVER_NAME, SERVER_TITLE, package_version
 from sandbox_server.journal.problems import RequestStateProblems
-from sandbox_server.packages.catalog import server_catalog
-from sandbox_server.registry import CallContext, Registry, Resume, ToolSpec
-from sandbox_server.results import InputRequired, ToolResult, error
-from sandbox_server.sandbox import SandboxLimits, WorkerPool
+from sandbox_server.registry import CallContext, Resume
+from sandbox_server.results import InputRequired, ToolResult
 from sandbox_server.sandbox.protocol import well_formed
-from sandbox_server.sessions import SessionLimits, SessionManager
 from sandbox_server.settings import Settings
-from sandbox_server.tools import deterministic_tools
-from sandbox_server.tools.execute_js import execute_js_tool
-from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
-from sandbox_server.tools.resumable import PausedRuns
-from sandbox_server.tools.unavailable import unavailable_arguments, unknown_tool
-from sandbox_server.upstream import redaction
-from sandbox_server.upstream.config import load_upstream_config
+from sandbox_server.tools.unavailable import unknown_tool
 from sandbox_server.upstream.consent import Elicitation
-from sandbox_server.upstream.directory import Directory
-from sandbox_server.upstream.group import Upstreams
 from sandbox_server.upstream.resources import ToolResources
-from sandbox_server.validation import ArgumentValidator
 
 __all__ = ["SERVER_NAME", "App", "build_server", "package_version"]
 
+
 logger = logging.getLogger("sandbox_server")
 
-SERVER_NAME = "sandbox-server"
-SERVER_TITLE = "Sandbox: exact computation for language models"
 INSTRUCTIONS = """\
 Use these tools instead of computing in your head; their answers are exact.
 - add: sum of two integers of any size (pass big integers as strings of digits).
@@ -81,128 +60,6 @@ The user shared a data folder: its files are listed as resources (sandbox-data:/
 name them in execute_js's `files` argument (paths or patterns such as `*.csv`) and read the global `files` \
 instead of copying their contents into `input`.\
 """
-
-
-@dataclass(slots=True)
-class App:
-    """What one server instance owns: settings, the worker pool and the published tools."""
-
-    settings: Settings
-    pool: WorkerPool
-    registry: Registry
-    validators: dict[str, ArgumentValidator]
-    backlog: Backlog
-    """The memory requests in progress hold, as the transports admit them."""
-    folder: DataFolder | None = None
-    """The data folder, when one is configured: its files are published as resources and readable by code."""
-    upstreams: Upstreams | None = None
-    """The other MCP servers whose tools ``execute_js_with_tools`` calls, when an upstream file is configured."""
-    directory: Directory | None = None
-    """The live view of ``upstreams`` the tool works from."""
-    listeners: ToolListListeners | None = None
-    """The client sessions to tell when the upstream tools, and so execute_js_with_tools, change."""
-    sessions: SessionManager | None = None
-    """The JavaScript sessions of every client (``session`` on the JavaScript tools)."""
-    renderer: Renderer | None = None
-    """The chart renderer's supervised process, when the ``charts`` extra is installed (``display()``)."""
-    keys: StateKeys | None = None
-    """What seals the request states of paused runs and the session handles this server gives out."""
-    store: StateStore | None = None
-    """Where journals wait between calls (paused runs, sessions)."""
-    caller: object = field(default_factory=object)
-    """Who a stdio server's one client is, on the current revision, where no connection outlives a request."""
-
-    @classmethod
-    def create(cls, settings: Settings) -> App:
-        """Build the tools and an (unstarted) worker pool for ``settings``."""
-        limits = SandboxLimits(
-            memory_limit_mb=settings.memory_limit_mb,
-            output_cap_bytes=settings.output_cap_bytes,
-            timezone=settings.timezone,
-        )
-        pool = WorkerPool(settings.workers, limits, max_queue_wait_s=settings.max_queue_wait_s)
-        folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
-        keys = StateKeys(state_keys_from(os.environ), settings.state_ttl_s)
-        store = MemoryStore()
-        sessions = SessionManager(
-            limits,
-            SessionLimits(
-                per_client=settings.max_sessions_per_client,
-                per_server=settings.max_sessions,
-                idle_s=settings.session_idle_timeout_s,
-                max_age_s=settings.session_max_age_s,
-                journal_bytes=settings.max_journal_bytes,
-                rebuild_s=settings.session_rebuild_timeout_s,
-            ),
-            store,
-            keys,
-        )
-        renderer = Renderer() if charts_available() else None
-        packages = server_catalog(settings.packages_path)
-        registry = Registry(
-            [*deterministic_tools(), execute_js_tool(settings, pool, folder, sessions, renderer, packages)]
-        )
-        upstreams = directory = listeners = None
-        if settings.upstream is not None:
-            listeners = ToolListListeners()
-            configs = load_upstream_config(settings.upstream)
-            redaction.install(configs)
-            upstreams = Upstreams(
-                configs,
-                connect_timeout_s=settings.upstream_connect_timeout_s,
-                on_tools_changed=listeners.changed,
-            )
-            directory = Directory(upstreams)
-            paused = PausedRuns(store, settings.state_ttl_s, settings.max_journal_bytes)
-            registry.add(
-                execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer, paused, packages)
-            )
-        validators = {
-            s.name: ArgumentValidator(s.input_schema, unavailable=unavailable_arguments(s.name)) for s in registry
-        }
-        backlog = Backlog(settings.max_request_memory_mb * 2**20)
-        return cls(
-            settings=settings,
-            pool=pool,
-            registry=registry,
-            validators=validators,
-            backlog=backlog,
-            folder=folder,
-            upstreams=upstreams,
-            directory=directory,
-            listeners=listeners,
-            sessions=sessions,
-            renderer=renderer,
-            keys=keys,
-            store=store,
-        )
-
-    async def call(
-        self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext
-    ) -> ToolResult | InputRequired:
-        """Validate and run one tool call; every failure becomes a result, never an exception."""
-        arguments = {} if arguments is None else arguments
-        problems = self.validators[spec.name].problems(arguments) + _non_json_numbers(arguments)
-        if problems and spec.check is not None and isinstance(arguments, dict):
-            # The tool's messages are sentences; in the list they are clauses like the schema's.
-            problems += [problem.removesuffix(".") for problem in spec.check(arguments)]
-        try:
-            if problems:
-                raise ArgumentError(
-                    f"Invalid arguments for {spec.name}: " + "; ".join(problems) + ".", problems=problems
-                )
-            return await spec.handler(arguments, context)
-        except ArgumentError as exc:
-            shape = spec.structure_argument_error
-            return error(exc.message, shape(exc.message, exc.problems) if shape else None)
-        except ToolError as exc:
-            return error(exc.message, exc.structured)
-        except Exception:
-            logger.exception("tool %s failed unexpectedly", spec.name)
-            return error(
-                f"{spec.name} failed because of an internal error in the server; the call can be retried.",
-                kind="internal",
-            )
 
 
 def build_server(settings: Settings | None = None, *, app: App | None = None) -> Server[App]:
@@ -230,6 +87,8 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             # the server started, sessions' workers, the renderer and stdio upstreams, not leave them to the kernel.
             with anyio.CancelScope(shield=True):
                 try:
+                    if app.listeners is not None:
+                        app.listeners.close()
                     if app.sessions is not None:
                         await app.sessions.aclose()
                     if app.renderer is not None:
@@ -329,11 +188,14 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
         )
         if isinstance(answer, InputRequired):
             logger.info("tool=%s outcome=input_required questions=%d", spec.name, len(answer.requests))
+            seconds = time.perf_counter() - started
+            app.telemetry.tool_call(spec.name, "input_required", seconds, resumed=resume is not None)
             return answer.to_mcp()
         result = _encodable(answer)
         duration_ms = (time.perf_counter() - started) * 1000
         outcome = _outcome_label(result)
         logger.info("tool=%s outcome=%s duration_ms=%.1f", spec.name, outcome, duration_ms)
+        app.telemetry.tool_call(spec.name, outcome, duration_ms / 1000, resumed=resume is not None)
         level: types.LoggingLevel = "warning" if outcome in ("crashed", "internal") else "info"
         await notify_log(ctx, level, {"tool": spec.name, "outcome": outcome, "durationMs": round(duration_ms, 1)})
         return result.to_mcp()
@@ -381,6 +243,8 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             on_list_tools=list_tools,
             on_call_tool=call_tool,
             on_set_logging_level=set_logging_level if offers_logging else None,
+            # On 2026-07-28 change notifications ride subscriptions/listen streams only.
+            on_subscriptions_listen=app.listeners.listen if app.listeners is not None else None,
             **resource_handlers,
         )
     if app.keys is not None:
@@ -402,59 +266,7 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
     return server
 
 
-class ToolListListeners:
-    """Client connections that listed or called tools, told (``notifications/tools/list_changed``) when an upstream
-    server's tools change. Connections are held weakly: one that ended is simply gone."""
-
-    def __init__(self) -> None:
-        self.connections: weakref.WeakSet[Any] = weakref.WeakSet()
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    def changed(self, server: str) -> None:
-        """Called by the upstream connection whose tools changed, on the event loop."""
-        task = asyncio.get_running_loop().create_task(self._tell(server))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _tell(self, server: str) -> None:
-        for connection in list(self.connections):
-            try:
-                await connection.send_tool_list_changed()
-            except Exception:  # a session that is closing, or a stateless request's: nobody left to tell
-                logger.debug("could not tell a client that %s's tools changed", server, exc_info=True)
-
-
 _LEVELS: list[types.LoggingLevel] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
-
-
-_NOT_FLOATS = frozenset({str, int, bool, type(None)})
-
-
-def _non_json_numbers(value: Any) -> list[str]:
-    """Problems for NaN and infinite numbers anywhere in ``value``: a lenient JSON parser lets them through.
-
-    The encoder finds out whether there is one at C speed; only then is ``value`` walked, in Python, to name where.
-    Arguments whose values are all strings, integers, booleans or null hold none and are not encoded.
-    """
-    if type(value) is dict and all(type(item) in _NOT_FLOATS for item in value.values()):
-        return []
-    try:
-        json.dumps(value, allow_nan=False)
-    except ValueError:
-        return _non_json_paths(value)
-    except (TypeError, RecursionError):
-        return []
-    return []
-
-
-def _non_json_paths(value: Any, path: str = "") -> list[str]:
-    if isinstance(value, float) and not math.isfinite(value):
-        return [f"argument '{path.lstrip('.') or '(arguments)'}': {value!r} is not a JSON number"]
-    if isinstance(value, dict):
-        return [problem for key, item in value.items() for problem in _non_json_paths(item, f"{path}.{key}")]
-    if isinstance(value, list):
-        return [problem for index, item in enumerate(value) for problem in _non_json_paths(item, f"{path}[{index}]")]
-    return []
 
 
 def _encodable(result: ToolResult) -> ToolResult:

@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_HTTP_STREAM_MAX_S",
     "DEFAULT_MAX_CALLS_IN_FLIGHT",
     "DEFAULT_MAX_CODE_BYTES",
+    "DEFAULT_MAX_CONSENT_ARGUMENT_CHARS",
     "DEFAULT_MAX_FILES",
     "DEFAULT_MAX_FILES_BYTES",
     "DEFAULT_MAX_INPUT_BYTES",
@@ -87,6 +88,9 @@ DEFAULT_MAX_TOOL_CALLS = 50
 """Calls one execution may make to the host while it runs: tools of other servers, and file reads at run time."""
 DEFAULT_MAX_CALLS_IN_FLIGHT = 8
 """Such calls in progress at once; more wait their turn."""
+DEFAULT_MAX_CONSENT_ARGUMENT_CHARS = 10_000
+"""Largest arguments, in characters of the JSON shown, that the user is asked to consent to (``confirm``): the
+question shows them in full; a call with larger ones is refused, never shown shortened."""
 MAX_HOST_REQUEST_BYTES = 1_048_576
 """Largest request (its arguments as JSON) one such call may send."""
 DEFAULT_MAX_QUEUE_WAIT_S = 30.0
@@ -106,11 +110,6 @@ DEFAULT_PORT = 8000
 DEFAULT_HTTP_MAX_CONNECTIONS = 256
 """Open HTTP connections at most; beyond it the oldest connection without a request in progress is closed, or
 the new one is answered 503 when every connection has one."""
-DEFAULT_HTTP_REQUESTS_PER_WORKER = 4
-"""Default limit on ``/mcp`` requests in progress (running, or waiting for a worker), per worker process."""
-MIN_HTTP_MAX_REQUESTS = 8
-"""The default limit on ``/mcp`` requests in progress is never below this. Requests beyond the limit are answered
-503 with Retry-After at once, before their body is read."""
 DEFAULT_HTTP_HEADER_TIMEOUT_S = 10.0
 """Seconds a connection may take to send a request's headers, from when it opens or starts the request."""
 DEFAULT_HTTP_BODY_TIMEOUT_S = 20.0
@@ -163,12 +162,8 @@ def default_workers() -> int:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """How a setting is given on the command line, as metadata of a :class:`Settings` field.
-
-    Every field is a flag named after it (``max_files`` is ``--max-files``) on every command, and the variable
-    ``SANDBOX_<NAME>``; this says otherwise where a field differs. The command line, its help and its error messages
-    are built from the fields and this metadata alone (:mod:`sandbox_server.cli.flags`).
-    """
+    """Metadata of a :class:`Settings` field whose flag differs from the rule: each field is a flag named after it
+    (``max_files``: ``--max-files``) on every command, and ``SANDBOX_<NAME>`` (see :mod:`sandbox_server.cli.flags`)."""
 
     flag: str | None = None
     """The flag's name; None: derived from the field's name; empty: no flag, the environment variable only."""
@@ -183,23 +178,15 @@ SERVING = Option(serve_only=True)
 
 
 class Settings(BaseSettings):
-    """Validated server configuration; a bad value fails at start-up with a message naming it.
-
-    The description of each field is the help text of its flag.
-    """
+    """Validated server configuration; a bad value fails at start-up with a message naming it. Each field's
+    description is its flag's help."""
 
     model_config = SettingsConfigDict(env_prefix="SANDBOX_", extra="forbid", validate_default=True)
 
-    default_timeout_ms: int = Field(
-        DEFAULT_TIMEOUT_MS, ge=1, description="execute_js time limit when a call names none"
-    )
+    default_timeout_ms: int = Field(DEFAULT_TIMEOUT_MS, ge=1, description="execute_js time limit if a call names none")
     max_timeout_ms: int = Field(DEFAULT_MAX_TIMEOUT_MS, ge=1, description="largest timeout_ms a call may ask for")
-    memory_limit_mb: int = Field(
-        DEFAULT_MEMORY_LIMIT_MB, ge=16, le=65_536, description="memory one execution may use, in MiB"
-    )
-    output_cap_bytes: int = Field(
-        DEFAULT_OUTPUT_CAP_BYTES, ge=1_024, description="cap on stdout + stderr + result text, in bytes"
-    )
+    memory_limit_mb: int = Field(DEFAULT_MEMORY_LIMIT_MB, ge=16, le=65_536, description="memory per execution, MiB")
+    output_cap_bytes: int = Field(DEFAULT_OUTPUT_CAP_BYTES, ge=1_024, description="cap on stdout + stderr + result")
     max_code_bytes: int = Field(DEFAULT_MAX_CODE_BYTES, ge=1, description="largest accepted code, in bytes")
     max_input_bytes: int = Field(DEFAULT_MAX_INPUT_BYTES, ge=2, description="largest accepted input, in bytes of JSON")
     workers: Annotated[int, Option(default_text="CPU count")] = Field(
@@ -214,9 +201,7 @@ class Settings(BaseSettings):
     max_files_bytes: int = Field(
         DEFAULT_MAX_FILES_BYTES, ge=1, description="most bytes of data-folder files one execute_js call may name"
     )
-    max_resource_bytes: int = Field(
-        DEFAULT_MAX_RESOURCE_BYTES, ge=1, description="largest data-folder file resources/read returns"
-    )
+    max_resource_bytes: int = Field(DEFAULT_MAX_RESOURCE_BYTES, ge=1, description="largest file resources/read returns")
     max_request_memory_mb: int = Field(
         DEFAULT_MAX_REQUEST_MEMORY_MB,
         ge=1,
@@ -254,6 +239,13 @@ class Settings(BaseSettings):
         ge=1_024,
         le=64 * 2**20,
         description="largest upstream tool result, in bytes of JSON",
+    )
+    max_consent_argument_chars: int = Field(
+        DEFAULT_MAX_CONSENT_ARGUMENT_CHARS,
+        ge=100,
+        le=1_048_576,
+        description="largest arguments a consent question shows in full, in characters of JSON; larger calls are "
+        "refused",
     )
     max_sessions: Annotated[int, Option(default_text="a quarter of memory / 256 MiB, 2 to 32")] = Field(
         default_factory=default_max_sessions,
@@ -314,6 +306,9 @@ class Settings(BaseSettings):
         False,
         description="keep MCP sessions (Mcp-Session-Id) over HTTP, so that logging/setLevel and "
         "notifications/cancelled work",
+    )
+    metrics_token: Annotated[SecretStr | None, ENVIRONMENT_ONLY] = Field(
+        None, description="bearer token that opens GET /metrics only (the auth token opens it too)"
     )
     http_max_connections: Annotated[int, SERVING] = Field(
         DEFAULT_HTTP_MAX_CONNECTIONS, ge=1, le=65_536, description="open HTTP connections at most"
@@ -413,6 +408,8 @@ class Settings(BaseSettings):
             )
         if self.transport == "http" and self.auth_token is not None:
             _check_token(self.auth_token.get_secret_value())
+        if self.transport == "http" and self.metrics_token is not None:
+            _check_token(self.metrics_token.get_secret_value(), "SANDBOX_METRICS_TOKEN")
         if self.transport == "http" and not is_loopback(self.host) and self.auth_token is None:
             raise ValueError(
                 f"serving HTTP on {self.host}, beyond this machine, requires a bearer token: "
@@ -421,16 +418,16 @@ class Settings(BaseSettings):
         return self
 
 
-def _check_token(token: str) -> None:
+def _check_token(token: str, variable: str = "SANDBOX_AUTH_TOKEN") -> None:
     """Refuse a bearer token no client could send: blank, or with characters a header value cannot carry."""
     if not token.strip():
         raise ValueError(
-            "SANDBOX_AUTH_TOKEN is set but empty or blank, so no request could ever match it: "
+            f"{variable} is set but empty or blank, so no request could ever match it: "
             "set it to a secret of visible ASCII characters (for example 32 random hex digits), or unset it"
         )
     if any(not 0x21 <= ord(char) <= 0x7E for char in token):
         raise ValueError(
-            "SANDBOX_AUTH_TOKEN contains spaces, control or non-ASCII characters, which an Authorization header "
+            f"{variable} contains spaces, control or non-ASCII characters, which an Authorization header "
             "cannot carry reliably: use visible ASCII characters only (letters, digits, and -._~+/=)"
         )
 

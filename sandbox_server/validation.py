@@ -11,7 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-__all__ = ["ArgumentValidator"]
+__all__ = ["ArgumentValidator", "non_json_numbers"]
 
 _JSON_TYPE_NAMES = {
     bool: "boolean",
@@ -218,3 +218,33 @@ class ArgumentValidator:
             )
             return f"argument '{field}': got {shown}, but {error.validator} is {limit}"
         return f"argument '{field}': {error.message}"
+
+
+_NOT_FLOATS = frozenset({str, int, bool, type(None)})
+
+
+def non_json_numbers(value: Any) -> list[str]:
+    """Problems for NaN and infinite numbers anywhere in ``value``: a lenient JSON parser lets them through.
+
+    The encoder finds out whether there is one at C speed; only then is ``value`` walked, in Python, to name where.
+    Arguments whose values are all strings, integers, booleans or null hold none and are not encoded.
+    """
+    if type(value) is dict and all(type(item) in _NOT_FLOATS for item in value.values()):
+        return []
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return _non_json_paths(value)
+    except (TypeError, RecursionError):
+        return []
+    return []
+
+
+def _non_json_paths(value: Any, path: str = "") -> list[str]:
+    if isinstance(value, float) and not math.isfinite(value):
+        return [f"argument '{path.lstrip('.') or '(arguments)'}': {value!r} is not a JSON number"]
+    if isinstance(value, dict):
+        return [problem for key, item in value.items() for problem in _non_json_paths(item, f"{path}.{key}")]
+    if isinstance(value, list):
+        return [problem for index, item in enumerate(value) for problem in _non_json_paths(item, f"{path}[{index}]")]
+    return []

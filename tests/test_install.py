@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_server.distribution import DISTRIBUTION
+from sandbox_server.identity import DISTRIBUTION
 
 ROOT = Path(__file__).resolve().parent.parent
 STEP_TIMEOUT_S = 600

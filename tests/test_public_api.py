@@ -19,7 +19,7 @@ def test_the_version_comes_from_the_metadata_of_the_distribution_named_in_pyproj
     from importlib.metadata import distribution
     from pathlib import Path
 
-    from sandbox_server.distribution import DISTRIBUTION
+    from sandbox_server.identity import DISTRIBUTION
 
     pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
     assert pyproject["project"]["name"] == DISTRIBUTION

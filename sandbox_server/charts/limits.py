@@ -39,21 +39,28 @@ class RenderLimits:
         max_pixels: Largest image, in pixels (width times height, after scaling).
         max_edge: Largest width or height, in pixels.
         max_png_bytes: Largest PNG the renderer may return.
-        timeout_s: Wall-clock limit of one render; the render process is killed when it is late.
+        timeout_s: Wall-clock limit of one render (the per-chart cap); the render process is killed when it is late.
+            A call's charts also share what is left of the call's own time limit, whichever ends first.
         memory_mb: The render process's data-size limit (``RLIMIT_DATA`` on Linux).
         max_source_bytes: Largest specification (as JSON) or SVG text.
         max_depth: Deepest nesting of a specification's JSON, or of an SVG's elements.
         max_svg_nodes: Most SVG elements once ``<use>`` and ``url(#id)`` references are expanded.
+        max_data_rows: Most rows a specification's data may hold or generate, all datasets together
+            (:mod:`sandbox_server.charts.estimate`).
+        max_marks: Most marks a specification may draw, estimated from its data and weighted by mark type (a point
+            counts 1, a text mark 4, a line's vertex 0.1).
     """
 
     max_pixels: int = 16_000_000
     max_edge: int = 8192
     max_png_bytes: int = 4 * MIB
-    timeout_s: float = 10.0
+    timeout_s: float = 3.0
     memory_mb: int = 1024
     max_source_bytes: int = 2_000_000
     max_depth: int = 64
     max_svg_nodes: int = 200_000
+    max_data_rows: int = 1_000_000
+    max_marks: int = 20_000
 
     def to_args(self) -> list[str]:
         """Command-line arguments that carry these limits to a render process (the time limit stays in the parent)."""

@@ -11,8 +11,9 @@ on a private copy of its stdout, one message a frame (:mod:`sandbox_server.sandb
                        {"op": "refused", "id": 3, "message": "..."}    a check failed (RenderError's message)
                        {"op": "failed", "id": 3, "message": "..."}     vl-convert could not render it
 
-A specification is drawn as SVG first; that SVG goes through :func:`~sandbox_server.charts.sanitize.check_svg`
-(its exact size, and any ``<image>`` a specification smuggled past the first check) before it becomes pixels. The
+A specification is drawn as SVG first; that SVG goes through :func:`~sandbox_server.charts.sanitize_svg.checked_svg`
+(its exact size, and any ``<image>`` a specification smuggled past the first check) and gets a fallback font for
+text whose font is missing (:mod:`sandbox_server.charts.fonts`) before it becomes pixels. The
 parent enforces the time limit by killing this process; this process limits its own data size and dies with its
 parent.
 """
@@ -31,9 +32,10 @@ from typing import Any
 import vl_convert
 
 from sandbox_server import platform
+from sandbox_server.charts.fonts import with_fallback_font
 from sandbox_server.charts.images import image_size
 from sandbox_server.charts.limits import GENERATED_SVG_BYTES, MIB, RenderError, RenderLimits
-from sandbox_server.charts.sanitize_svg import check_svg
+from sandbox_server.charts.sanitize_svg import checked_svg
 from sandbox_server.sandbox.protocol import HEADER, ProtocolError, decode_frame, encode_frame, frame_length
 
 __all__ = ["WARM_UP_SPEC", "main", "render", "run_and_exit"]
@@ -65,8 +67,8 @@ def render(request: dict[str, Any], limits: RenderLimits) -> dict[str, Any]:
             what, cap = "the chart", GENERATED_SVG_BYTES
         else:
             raise ProtocolError(f"unknown chart kind {kind!r}")
-        check_svg(svg, limits, float(scale), what=what, max_bytes=cap)
-        png = vl_convert.svg_to_png(svg, scale=float(scale))
+        root, _, _ = checked_svg(svg, limits, float(scale), what=what, max_bytes=cap)
+        png = vl_convert.svg_to_png(with_fallback_font(root, svg), scale=float(scale))
         return _checked_png(png, limits, what)
     except RenderError as exc:
         return {"op": "refused", "message": exc.message}

@@ -1,5 +1,13 @@
 """The render process as the server sees it: checked charts go to it one at a time, and it is killed when it is late
-or broken and started again for the next chart.
+or broken and started again at once, for the next chart.
+
+Time: a chart may take at most the per-chart cap (:attr:`RenderLimits.timeout_s`) and never past the caller's own
+deadline (what is left of a call's ``timeout_ms``), whichever ends first; waiting for its turn counts too.
+Fairness: charts wait their turn in the order they were asked for (a first-in, first-out lock), and a call asks for
+its charts one after the other, so a call's chart waits for at most one chart of each other call ahead of it, each
+at most the per-chart cap. A chart that renders for long has a spare process started beside it, which takes over at
+once if the chart is stopped, so the next chart does not wait for a fresh start (about 1.5 s); at most one spare
+exists, kept for the next such chart.
 
 vl-convert carries its own V8, so it runs only in :mod:`sandbox_server.charts.render_worker`, never in this process.
 The parent enforces the time limit from outside (a render stuck in native code cannot stop itself), reads the
@@ -10,51 +18,37 @@ from __future__ import annotations
 
 import base64
 import binascii
-import collections
-import contextlib
 import importlib.util
 import logging
-import os
-import signal
-import sys
-import threading
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import anyio
-import anyio.abc
 import anyio.to_thread
-from anyio.streams.buffered import BufferedByteReceiveStream
 
+from sandbox_server.charts.description import describe
 from sandbox_server.charts.images import image_size
 from sandbox_server.charts.limits import RenderError, RenderLimits
+from sandbox_server.charts.render_process import WORKER_MODULE, RenderProcess
 from sandbox_server.charts.sanitize import Checked, check_item
-from sandbox_server.distribution import install_line
-from sandbox_server.sandbox.protocol import HEADER, ProtocolError, decode_frame, encode_frame, frame_length
+from sandbox_server.identity import install_line
+from sandbox_server.sandbox.protocol import ProtocolError
 
-__all__ = ["STARTUP_TIMEOUT_S", "WORKER_MODULE", "Rendered", "Renderer", "charts_available", "describe"]
+__all__ = ["SPARE_AFTER_S", "STARTUP_TIMEOUT_S", "WORKER_MODULE", "Rendered", "Renderer", "charts_available"]
 
 logger = logging.getLogger(__name__)
 
-WORKER_MODULE = "sandbox_server.charts.render_worker"
 STARTUP_TIMEOUT_S = 60.0
 """How long a render process may take to start and warm up (about 2 s when the machine is idle)."""
-_STDERR_TAIL_LINES = 20
-_MAX_STDERR_LINE = 4096
-_REAP_TIMEOUT_S = 5.0
-# Variables the render process inherits; the rest of the server's environment (tokens, proxies) stays out.
-_INHERITED_ENV = ("PATH", "PYTHONHOME", "TMPDIR", "SANDBOX_PLATFORM")
-_FIXED_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"}
 _BROKEN = (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError, anyio.ClosedResourceError,
            ProtocolError, OSError)  # fmt: skip
-_OOM_MARKERS = ("memory allocation of", "out of memory", "allocation failed", "cannot allocate memory")
-_MARK_NAMES = {
-    "bar": "bar chart", "line": "line chart", "trail": "line chart", "area": "area chart", "point": "scatter plot",
-    "circle": "scatter plot", "square": "scatter plot", "arc": "pie chart", "rect": "heatmap", "tick": "strip plot",
-    "boxplot": "box plot", "errorbar": "error bars", "errorband": "error band", "geoshape": "map",
-    "text": "text chart", "rule": "rule chart",
-}  # fmt: skip
+SPARE_AFTER_S = 1.0
+"""How long a chart may render before a spare render process is started beside it (at most half the chart's time)."""
+_OUT_OF_TIME = "the call's time limit (timeout_ms, which its charts share with its code) ran out"
+_SIMPLER = "use less data or fewer marks, or a smaller chart"
+_MORE_TIME = "give the call a larger timeout_ms, or " + _SIMPLER
 
 
 def charts_available() -> bool:
@@ -81,116 +75,8 @@ class Rendered:
     description: str
 
 
-def describe(kind: str, source: dict[str, Any] | str, width: int, height: int) -> str:
-    """A short description of a chart: what it shows, its kind and its size in pixels."""
-    if kind == "svg":
-        return f"SVG image, {width}x{height}"
-    name = _chart_name(source) if isinstance(source, dict) and kind == "vega-lite" else "chart"
-    return f"{name} ({kind}), {width}x{height}"
-
-
-def _chart_name(spec: dict[str, Any]) -> str:
-    mark = spec.get("mark")
-    mark_type = mark.get("type") if isinstance(mark, dict) else mark
-    if isinstance(mark_type, str):
-        return _MARK_NAMES.get(mark_type, f"{mark_type} chart")
-    for key in ("hconcat", "vconcat", "concat"):
-        if isinstance(spec.get(key), list):
-            return f"composite chart of {len(spec[key])} views"
-    if isinstance(spec.get("layer"), list):
-        names = {_chart_name(layer) for layer in spec["layer"] if isinstance(layer, dict)}
-        return names.pop() if len(names) == 1 else "layered chart"
-    if isinstance(spec.get("spec"), dict):
-        return ("faceted " if "facet" in spec else "repeated ") + _chart_name(spec["spec"])
-    return "chart"
-
-
-def _env() -> dict[str, str]:
-    env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ} | _FIXED_ENV
-    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(entry) for entry in sys.path if entry)
-    return env
-
-
-class _RenderProcess:
-    """One render process: its pipes, its stderr tail, and whether it has announced itself ready."""
-
-    def __init__(self, process: anyio.abc.Process, stderr_fd: int) -> None:
-        assert process.stdin is not None and process.stdout is not None
-        self._process = process
-        self._stdin = process.stdin
-        self._stdout = BufferedByteReceiveStream(process.stdout)
-        self.tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
-        self.ready: dict[str, Any] | None = None
-        self._reaped = False
-        self._stderr = threading.Thread(target=self._follow, args=(stderr_fd,), name=f"render-{self.pid}", daemon=True)
-        self._stderr.start()
-
-    @classmethod
-    async def spawn(cls, limits: RenderLimits, warm: bool) -> _RenderProcess:
-        command = [sys.executable, "-P", "-m", WORKER_MODULE, *limits.to_args(), *([] if warm else ["--no-warm"])]
-        read_fd, write_fd = os.pipe()
-        try:
-            process = await anyio.open_process(command, env=_env(), cwd="/", start_new_session=True, stderr=write_fd)
-        except BaseException:
-            os.close(read_fd)
-            raise
-        finally:
-            os.close(write_fd)
-        return cls(process, read_fd)
-
-    @property
-    def pid(self) -> int:
-        return self._process.pid
-
-    @property
-    def returncode(self) -> int | None:
-        return self._process.returncode
-
-    def _follow(self, fd: int) -> None:
-        with open(fd, "rb") as stream:
-            while line := stream.readline(_MAX_STDERR_LINE):
-                text = line.decode("utf-8", "replace").rstrip()
-                if text:
-                    self.tail.append(text)
-                    logger.debug("render process %d: %s", self.pid, text)
-
-    async def send(self, message: Mapping[str, Any]) -> None:
-        await self._stdin.send(encode_frame(message))
-
-    async def receive(self, max_bytes: int) -> dict[str, Any]:
-        header = await self._stdout.receive_exactly(HEADER.size)
-        length = frame_length(header)
-        if length > max_bytes:
-            raise ProtocolError(f"the render process announced {length} bytes, more than {max_bytes}")
-        return decode_frame(await self._stdout.receive_exactly(length))
-
-    async def reap(self) -> None:
-        """Kill the process (unless it has ended) and wait for it; safe to call more than once."""
-        if self._reaped:
-            return
-        self._reaped = True
-        if self._process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self._process.pid, signal.SIGKILL)
-        with anyio.CancelScope(shield=True):
-            with anyio.move_on_after(_REAP_TIMEOUT_S):
-                await self._process.wait()
-                await anyio.to_thread.run_sync(self._stderr.join, _REAP_TIMEOUT_S)  # its last words
-            await self._process.aclose()
-
-    def ran_out_of_memory(self) -> bool:
-        """Whether its stderr says an allocation failed (the data-size limit, or the machine, refused memory)."""
-        return any(marker in line.lower() for line in self.tail for marker in _OOM_MARKERS)
-
-    def death(self) -> str:
-        """How the process ended, and its last stderr line, for the log."""
-        code = self._process.returncode
-        how = "still running" if code is None else f"killed by signal {-code}" if code < 0 else f"exit status {code}"
-        return how + (f"; last said: {self.tail[-1]}" if self.tail else "")
-
-
 class Renderer:
-    """One supervised render process; charts are rendered one at a time (concurrent calls wait their turn).
+    """One supervised render process; charts are rendered one at a time, in the order they were asked for.
 
     Args:
         limits: The limits of every chart.
@@ -199,7 +85,8 @@ class Renderer:
     def __init__(self, limits: RenderLimits | None = None) -> None:
         self.limits = limits or RenderLimits()
         self._lock = anyio.Lock()
-        self._process: _RenderProcess | None = None
+        self._process: RenderProcess | None = None
+        self._spare: RenderProcess | None = None
         self._warm = True
         self._closed = False
         self._next_id = 0
@@ -218,7 +105,7 @@ class Renderer:
         self._warm = warm
         async with self._lock:
             if self._process is None and not self._closed:
-                self._process = await _RenderProcess.spawn(self.limits, warm)
+                self._process = await RenderProcess.spawn(self.limits, warm)
 
     async def wait_ready(self) -> dict[str, Any]:
         """Start the process if needed and wait until it is ready; returns its ``ready`` message (``vlConvert``
@@ -231,81 +118,105 @@ class Renderer:
             assert process.ready is not None
             return process.ready
 
-    async def render(self, item: Mapping[str, Any]) -> Rendered:
+    async def render(self, item: Mapping[str, Any], *, deadline: float | None = None) -> Rendered:
         """Check ``item`` and render it to PNG.
 
         Args:
             item: ``{"kind": "vega-lite" | "vega", "spec": {...}}`` or ``{"kind": "svg", "svg": "<svg ...>"}``, with
                 an optional ``"scale"`` (above 0, at most 4; default 1).
+            deadline: When the caller's own time runs out (on :func:`anyio.current_time`'s clock): the wait for
+                the chart's turn and its render both end then, the render by killing the render process.
 
         Raises:
-            RenderError: The chart was refused, could not be rendered, took longer than the time limit, or the
-                render process died; the message says what to change.
+            RenderError: The chart was refused, could not be rendered, took longer than the per-chart cap or than
+                the caller's deadline, or the render process died; the message says what to change.
         """
         if not charts_available():
             raise RenderError(
                 f"charts are not available on this server: it lacks the charts extra ({install_line('charts')})"
             )
-        checked = check_item(item, self.limits)
+        # Off the event loop: checking a specification of 2 MB takes a quarter of a second.
+        checked = await anyio.to_thread.run_sync(check_item, item, self.limits)
         field = "svg" if checked.kind == "svg" else "spec"
         message = {"op": "render", "kind": checked.kind, field: checked.source, "scale": checked.scale}
-        async with self._lock:
+        if deadline is not None and anyio.current_time() >= deadline:
+            raise RenderError(f"{_OUT_OF_TIME} before this chart could be drawn: {_MORE_TIME}")
+        turn = False
+        with anyio.move_on_at(math.inf if deadline is None else deadline):
+            await self._lock.acquire()
+            turn = True
+        if not turn:
+            raise RenderError(
+                f"{_OUT_OF_TIME} while this chart waited for its turn (the renderer was drawing other calls' charts): "
+                "call again, or give the call a larger timeout_ms"
+            )
+        try:
             if self._closed:
                 raise RenderError("the chart renderer is shut down")
-            answer = await self._exchange(message)
+            answer = await self._exchange(message, deadline)
+        finally:
+            self._lock.release()
         return self._rendered(answer, checked)
 
     async def aclose(self) -> None:
-        """Stop the render process; a render in progress fails, and later ones are refused."""
+        """Stop the render process (and a spare); a render in progress fails, and later ones are refused."""
         self._closed = True
+        if self._spare is not None:
+            spare, self._spare = self._spare, None
+            await spare.reap()
         if self._process is not None:
             await self._discard(self._process)
 
-    async def _ready_process(self) -> _RenderProcess:
+    async def _ready_process(self, deadline: float | None = None) -> RenderProcess:
+        """The render process, started if none runs, once it is ready.
+
+        A caller whose ``deadline`` comes first leaves without harming the process, which goes on starting for the
+        next chart (its ``ready`` message is read where this caller stopped); only the start-up limit discards it.
+        """
         if self._process is not None and self._process.returncode is not None:
             logger.warning("the render process ended while idle (%s)", self._process.death())
             await self._discard(self._process)
         if self._process is None:
-            self._process = await _RenderProcess.spawn(self.limits, self._warm)
+            self._process = await RenderProcess.spawn(self.limits, self._warm)
         process = self._process
         if process.ready is not None:
             return process
-        done = False
+        started_by = process.started_at + STARTUP_TIMEOUT_S
         try:
-            with anyio.move_on_after(STARTUP_TIMEOUT_S):
+            with anyio.move_on_at(started_by if deadline is None else min(started_by, deadline)):
                 message = await process.receive(1 << 16)
                 if message.get("op") != "ready":
                     raise ProtocolError(f"the render process began with {message.get('op')!r}, not 'ready'")
                 process.ready = message
-                done = True
+                return process
         except _BROKEN as exc:
             await self._discard(process)
             logger.warning("the render process did not start: %s (%s)", exc, process.death())
             raise RenderError("the chart renderer could not start; charts cannot be drawn now") from exc
-        finally:
-            if not done:
-                await self._discard(process)
-        if not done:
-            raise RenderError(
-                f"the chart renderer did not start within {STARTUP_TIMEOUT_S:g} s; charts cannot be drawn now"
-            )
-        return process
+        if deadline is not None and deadline < started_by:
+            raise RenderError(f"{_OUT_OF_TIME} while the chart renderer was starting: {_MORE_TIME}")
+        await self._discard(process)
+        raise RenderError(
+            f"the chart renderer did not start within {STARTUP_TIMEOUT_S:g} s; charts cannot be drawn now"
+        )
 
-    async def _exchange(self, message: dict[str, Any]) -> dict[str, Any]:
+    async def _exchange(self, message: dict[str, Any], deadline: float | None = None) -> dict[str, Any]:
         self._next_id += 1
         request = {**message, "id": self._next_id}
         timeout = self.limits.timeout_s
-        process = await self._ready_process()
+        process = await self._ready_process(deadline)
+        cap_ends = anyio.current_time() + timeout
+        ends = cap_ends if deadline is None else min(cap_ends, deadline)
         done = False
         try:
-            with anyio.move_on_after(timeout):
-                process = await self._hand_over(process, request)
-                answer = await process.receive(self.limits.max_png_bytes * 4 // 3 + (1 << 16))
+            with anyio.move_on_at(ends):
+                process = await self._hand_over(process, request, deadline)
+                answer = await self._answer(process, ends)
                 if answer.get("id") != request["id"]:
                     raise ProtocolError(f"answer for request {answer.get('id')!r}, not {request['id']}")
                 done = True
         except _BROKEN as exc:
-            await self._discard(process)
+            await self._replace(process)
             if self._closed:
                 raise RenderError("the chart renderer was shut down while drawing this chart") from exc
             logger.warning("the render process died while rendering: %s (%s)", exc, process.death())
@@ -320,15 +231,37 @@ class Renderer:
             ) from exc
         finally:
             if not done:  # late, or cancelled from outside: its answer must not reach the next request
-                await self._discard(process)
+                await self._replace(process)
+        if not done and ends < cap_ends:
+            raise RenderError(f"{_OUT_OF_TIME} while this chart was being drawn, and it was stopped: {_MORE_TIME}")
         if not done:
             raise RenderError(
-                f"the chart took longer than {timeout:g} s to render and was stopped: "
-                "use less data or fewer marks, or a smaller chart"
+                f"the chart took longer than {timeout:g} s to render and was stopped ({timeout:g} s is the most one "
+                f"chart may take): {_SIMPLER}"
             )
         return answer
 
-    async def _hand_over(self, process: _RenderProcess, request: dict[str, Any]) -> _RenderProcess:
+    async def _answer(self, process: RenderProcess, ends: float) -> dict[str, Any]:
+        """The answer of ``process`` to the chart it has; past :data:`SPARE_AFTER_S` (or half its time) a spare process
+        is started meanwhile, so that if this chart must be stopped, the next one need not wait for a fresh start."""
+        max_bytes = self.limits.max_png_bytes * 4 // 3 + (1 << 16)
+        with anyio.move_on_at(min(ends, anyio.current_time() + min(SPARE_AFTER_S, (ends - anyio.current_time()) / 2))):
+            return await process.receive(max_bytes)
+        await self._start_spare()
+        return await process.receive(max_bytes)  # goes on where the first wait stopped
+
+    async def _start_spare(self) -> None:
+        if self._spare is not None or self._closed:
+            return
+        with anyio.CancelScope(shield=True):  # a process started must be kept, to be reaped
+            try:
+                self._spare = await RenderProcess.spawn(self.limits, self._warm)
+            except OSError:
+                logger.warning("a spare render process could not be started", exc_info=True)
+
+    async def _hand_over(
+        self, process: RenderProcess, request: dict[str, Any], deadline: float | None
+    ) -> RenderProcess:
         """Send ``request`` and wait for the process to confirm it has it; returns the process that has it.
 
         A process that dies before it confirms (killed while idle, before its death was noticed) never saw the
@@ -340,17 +273,32 @@ class Renderer:
         except _BROKEN:
             await self._discard(process)
             logger.warning("the render process was gone before it took a chart (%s)", process.death())
-            process = await self._ready_process()
+            process = await self._ready_process(deadline)
             await process.send(request)
             confirmation = await process.receive(1 << 16)
         if confirmation.get("op") != "started" or confirmation.get("id") != request["id"]:
             raise ProtocolError(f"the render process did not confirm request {request['id']}")
         return process
 
-    async def _discard(self, process: _RenderProcess) -> None:
+    async def _discard(self, process: RenderProcess) -> None:
         if self._process is process:
             self._process = None
         await process.reap()
+
+    async def _replace(self, process: RenderProcess) -> None:
+        """Discard ``process``; the spare, when one was started during the chart, takes its place, else the next
+        process starts at once, so that it warms up while no chart waits for it."""
+        await self._discard(process)
+        if self._closed or self._process is not None:
+            return
+        if self._spare is not None:
+            self._process, self._spare = self._spare, None
+            return
+        with anyio.CancelScope(shield=True):  # also when the chart's own call was cancelled
+            try:
+                self._process = await RenderProcess.spawn(self.limits, self._warm)
+            except OSError:
+                logger.warning("the render process could not be started again; the next chart tries", exc_info=True)
 
     def _rendered(self, answer: dict[str, Any], checked: Checked) -> Rendered:
         op = answer.get("op")

@@ -23,7 +23,7 @@ from xml.etree import ElementTree
 from sandbox_server.charts.images import embedded_image_size
 from sandbox_server.charts.limits import RenderError, RenderLimits
 
-__all__ = ["CSS_URL", "LOCAL_CSS_URL", "check_svg"]
+__all__ = ["CSS_URL", "LOCAL_CSS_URL", "check_svg", "checked_svg"]
 
 CSS_URL = re.compile(r"url\s*\(", re.IGNORECASE)
 LOCAL_CSS_URL = re.compile(r"""url\s*\(\s*(['"]?)\s*#[^'"()\s]*\s*\1\s*\)""", re.IGNORECASE)
@@ -53,7 +53,15 @@ def _local(name: str) -> tuple[str, str]:
 def check_svg(
     text: str, limits: RenderLimits, scale: float = 1.0, *, what: str = "the SVG", max_bytes: int | None = None
 ) -> tuple[float, float]:
-    """Check an SVG document; returns its canvas size in pixels (at ``scale``).
+    """Check an SVG document; returns its canvas size in pixels (at ``scale``). See :func:`checked_svg`."""
+    _, width, height = checked_svg(text, limits, scale, what=what, max_bytes=max_bytes)
+    return width, height
+
+
+def checked_svg(
+    text: str, limits: RenderLimits, scale: float = 1.0, *, what: str = "the SVG", max_bytes: int | None = None
+) -> tuple[ElementTree.Element, float, float]:
+    """Check an SVG document; returns its parsed root and its canvas size in pixels (at ``scale``).
 
     Args:
         text: The SVG text.
@@ -86,7 +94,7 @@ def check_svg(
     width, height = _canvas(root, what)
     width, height = width * scale, height * scale
     limits.check_canvas(width, height, what)
-    return width, height
+    return root, width, height
 
 
 def _check_tree(root: ElementTree.Element, limits: RenderLimits, what: str) -> None:

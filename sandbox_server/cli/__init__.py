@@ -48,7 +48,7 @@ def _configure_logging(level: str) -> None:
 
 
 def _print_versions() -> None:
-    from sandbox_server.distribution import DISTRIBUTION, package_version
+    from sandbox_server.identity import DISTRIBUTION, package_version
     from sandbox_server.sandbox import engine_versions
 
     versions = engine_versions()
@@ -65,8 +65,10 @@ INTERRUPTED = "sandbox-server: interrupted (Ctrl-C); stopped\n"
 
 
 async def _serve(settings: Settings) -> None:
+    from sandbox_server.observability.tracing import configure_tracing
     from sandbox_server.server import App, build_server
 
+    configure_tracing()  # exports the SDK's spans when the otel extra is installed and OTEL_* variables ask
     app = App.create(settings)
     server = build_server(app=app)
     drain_timeout = settings.drain_timeout_s

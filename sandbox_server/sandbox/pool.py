@@ -30,7 +30,7 @@ import anyio
 import anyio.abc
 
 from sandbox_server.errors import PoolClosedError, SandboxError
-from sandbox_server.sandbox.host_answers import host_answer
+from sandbox_server.sandbox.host_answers import answer_host_call
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.outcome import (
     Outcome,
@@ -41,7 +41,7 @@ from sandbox_server.sandbox.outcome import (
     timeout_error,
 )
 from sandbox_server.sandbox.process import WorkerProcess
-from sandbox_server.sandbox.protocol import CURRENT_HOST_CALL, Job, ProtocolError, outcome_from_message, run_message
+from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
 from sandbox_server.sandbox.slots import Pending, Slot
 
 __all__ = ["GRACE_MS", "READY_TIMEOUT_S", "STARTUP_TIMEOUT_S", "WorkerPool"]
@@ -296,7 +296,9 @@ class WorkerPool:
         return asyncio.get_running_loop().time() + seconds
 
     def _abandon(self, slot: Slot, pending: Pending, why: str) -> None:
-        """Kill the worker running ``pending``; its supervisor replaces it."""
+        """Kill the worker running ``pending``, and end the host calls its code left in progress; its supervisor
+        replaces the worker."""
+        pending.cancel_host_calls()
         if slot.job is pending:
             slot.job = None
         slot.abandoned = True
@@ -394,7 +396,7 @@ class WorkerPool:
             return False
         if op == "host" and slot.state == "busy" and pending is not None and message.get("id") == pending.id:
             assert self._tg is not None
-            self._tg.start_soon(self._answer_host_call, slot, pending, message)
+            self._tg.start_soon(answer_host_call, slot, pending, message)
             return True
         if op == "outcome" and slot.state == "busy" and pending is not None and message.get("id") == pending.id:
             slot.job = None
@@ -409,24 +411,6 @@ class WorkerPool:
         if slot.state != "gone":
             logger.warning("worker %d sent an unexpected %r message while %s", slot.worker.pid, op, slot.state)
         return False
-
-    async def _answer_host_call(self, slot: Slot, pending: Pending, message: dict[str, Any]) -> None:
-        """Answer one host call of ``pending``'s code, unless the job ends first (then the call is cancelled)."""
-        call = message.get("call")
-        kind = message.get("kind")
-        if not isinstance(call, int) or not isinstance(kind, str):
-            return
-        CURRENT_HOST_CALL.set(call)  # this task's own context: the services may answer by the call's id
-        with anyio.CancelScope() as scope:
-            pending.host_calls.add(scope)
-            try:
-                answer = await host_answer(pending.job.host, kind, message.get("payload"))
-            finally:
-                pending.host_calls.discard(scope)
-        if scope.cancelled_caught or slot.job is not pending or slot.state != "busy":
-            return
-        with contextlib.suppress(anyio.BrokenResourceError):
-            await slot.worker.send({"op": "hostResult", "id": pending.id, "call": call, **answer})
 
     async def _retire(self, slot: Slot) -> None:
         """Reap a worker that ended or must go, answer its job, and start its replacement."""

@@ -29,8 +29,8 @@ from sandbox_server.sandbox.outcome import ErrorInfo, crash_error, memory_error
 from sandbox_server.sandbox.protocol import (
     HEADER,
     decode_frame,
-    encode_frames,
     frame_length,
+    iter_frames,
     may_hold_surrogates,
     well_formed,
 )
@@ -55,6 +55,8 @@ STDERR_TAIL_LINES = 50
 OOM_MARKERS = ("out of memory", "invalid table size", "allocation failed")
 """Phrases (lower case) of V8's fatal out-of-memory reports."""
 _MAX_STDERR_LINE = 4096
+_WRITE_BUFFER_BYTES = 2 * 1_048_576
+"""Unwritten bytes of a worker's stdin past which the next slice of a long message waits (see ``send``)."""
 _REAP_TIMEOUT_S = 5.0
 _STDERR_DRAIN_S = 1.0
 # Variables a worker inherits; the rest of the server's environment (tokens, say) stays out of reach.
@@ -113,12 +115,25 @@ StreamEndHandler = Callable[[Exception | None], None]
 
 
 class _Requests(asyncio.BaseProtocol):
-    """The pool's end of a worker's stdin; ``closed`` is done once the transport has let go of the pipe."""
+    """The pool's end of a worker's stdin; ``closed`` is done once the transport has let go of the pipe, and
+    :meth:`room` waits while the transport holds more unwritten bytes than its high-water mark."""
 
     def __init__(self) -> None:
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._writable = asyncio.Event()
+        self._writable.set()
+
+    def pause_writing(self) -> None:
+        self._writable.clear()
+
+    def resume_writing(self) -> None:
+        self._writable.set()
+
+    async def room(self) -> None:
+        await self._writable.wait()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._writable.set()
         if not self.closed.done():
             self.closed.set_result(None)
 
@@ -208,6 +223,8 @@ class WorkerProcess:
         self._process = process
         self.spawn_ms = spawn_ms
         self._requests, self._requests_end = requests
+        self._requests.set_write_buffer_limits(high=_WRITE_BUFFER_BYTES)
+        self._sending = anyio.Lock()
         self._answers, self._answers_end = answers
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._stderr_done = anyio.Event()
@@ -257,16 +274,33 @@ class WorkerProcess:
         return self._process.returncode
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Write one message to the worker's stdin, all its frames in one go (what the pipe cannot take at once
-        waits in the transport's buffer), so that no other message comes between them.
+        """Write one message to the worker's stdin, all its frames, with no other message between them.
+
+        A long field (a files payload, an input) is encoded a slice at a time and each slice written once the pipe
+        has taken most of the one before, so that the server holds its text and a few megabytes of its encoding,
+        never the whole encoding (a payload of 64 MiB was held three times: text, encoding, and the transport's
+        copy). A message cut short (cancelled while waiting for the pipe) would leave the worker reading the next
+        one as its rest, so the process is killed then; its supervisor replaces it.
 
         Raises:
             anyio.BrokenResourceError: The pipe is closed (the process died).
         """
-        if self._requests.is_closing():
-            raise anyio.BrokenResourceError
-        for piece in encode_frames(message):
-            self._requests.write(piece)
+        async with self._sending:
+            if self._requests.is_closing():
+                raise anyio.BrokenResourceError
+            started = False
+            try:
+                for piece in iter_frames(message):
+                    if started:
+                        await self._requests_end.room()
+                        if self._requests.is_closing():
+                            raise anyio.BrokenResourceError
+                    self._requests.write(piece)
+                    started = True
+            except BaseException:
+                if started:
+                    self.kill()
+                raise
 
     def listen(self, on_message: MessageHandler, on_end: StreamEndHandler) -> None:
         """Hand each message, from the first, to ``on_message`` as it arrives, and then the end of the messages to

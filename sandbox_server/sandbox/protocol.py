@@ -34,7 +34,7 @@ import contextvars
 import json
 import re
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -58,6 +58,7 @@ __all__ = [
     "encode_frame",
     "encode_frames",
     "frame_length",
+    "iter_frames",
     "may_hold_surrogates",
     "outcome_from_message",
     "outcome_message",
@@ -211,8 +212,23 @@ ATTACH_FROM_CHARS = 4096
 def encode_frames(message: Mapping[str, Any]) -> list[bytes]:
     """``message`` as frames: the message without its long text fields, then one frame for each of them.
 
-    Each piece is a separate bytes object (header and body apart), so that a field of megabytes is encoded once
-    and never copied into a larger buffer.
+    Each piece is a separate bytes object (header and body apart); see :func:`iter_frames` for the pieces one at a
+    time, which never holds a long field's encoding whole.
+    """
+    return list(iter_frames(message, chunk_chars=None))
+
+
+ENCODE_CHUNK_CHARS = 1 << 20
+"""Characters of a long field encoded to UTF-8 at a time by :func:`iter_frames`."""
+
+
+def iter_frames(message: Mapping[str, Any], chunk_chars: int | None = ENCODE_CHUNK_CHARS) -> Iterator[bytes]:
+    """The pieces of :func:`encode_frames`, made one at a time: with ``chunk_chars``, a long field's frame body
+    comes as the UTF-8 of ``chunk_chars`` characters at a time (its header first, from its length measured ahead),
+    so that a writer that copies each piece on (a pipe's buffer) never needs the field's whole encoding besides.
+
+    Raises:
+        ProtocolError: A frame would be longer than :data:`MAX_FRAME_BYTES` (before any piece is made).
     """
     attached = [
         name
@@ -220,16 +236,31 @@ def encode_frames(message: Mapping[str, Any]) -> list[bytes]:
         if isinstance(message.get(name), str) and len(message[name]) >= ATTACH_FROM_CHARS
     ]
     if not attached:
-        return [encode_frame(message)]
+        yield encode_frame(message)
+        return
     head = {key: value for key, value in message.items() if key not in attached}
     head["attached"] = attached
-    frames = [encode_frame(head)]
-    for name in attached:
-        data = message[name].encode("utf-8", "surrogatepass")
-        if len(data) > MAX_FRAME_BYTES:
-            raise ProtocolError(f"field {name} of {len(data)} bytes exceeds the frame limit of {MAX_FRAME_BYTES}")
-        frames += [HEADER.pack(len(data)), data]
-    return frames
+    texts = [message[name] for name in attached]
+    lengths = [_utf8_length(text) for text in texts]
+    for name, length in zip(attached, lengths, strict=True):
+        if length > MAX_FRAME_BYTES:
+            raise ProtocolError(f"field {name} of {length} bytes exceeds the frame limit of {MAX_FRAME_BYTES}")
+    yield encode_frame(head)
+    for text, length in zip(texts, lengths, strict=True):
+        yield HEADER.pack(length)
+        step = len(text) if chunk_chars is None else chunk_chars
+        for start in range(0, len(text), step or 1):
+            yield text[start : start + step].encode("utf-8", "surrogatepass")
+
+
+def _utf8_length(text: str) -> int:
+    """Bytes of ``text`` as UTF-8 (lone surrogates as three), measured a slice at a time unless it is ASCII."""
+    if text.isascii():
+        return len(text)
+    return sum(
+        len(text[start : start + ENCODE_CHUNK_CHARS].encode("utf-8", "surrogatepass"))
+        for start in range(0, len(text), ENCODE_CHUNK_CHARS)
+    )
 
 
 def attach_fields(message: dict[str, Any], bodies: list[bytes]) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 process of its own (see :mod:`.manager`)."""
 
 from sandbox_server.sessions.cells import CellRecord, Point, SessionLost
-from sandbox_server.sessions.manager import SessionLimits, SessionManager, SessionRefused, SessionRun, is_handle
+from sandbox_server.sessions.manager import SessionManager
+from sandbox_server.sessions.model import SessionLimits, SessionRefused, SessionRun, is_handle
 from sandbox_server.sessions.rebuild import Cell, Replayer
 
 __all__ = [

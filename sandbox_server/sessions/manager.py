@@ -20,14 +20,13 @@ import contextlib
 import logging
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
 
-from sandbox_server import settings as defaults
 from sandbox_server.journal import JournalError, MemoryStore, StateKeys, StateStore, StoreFull
-from sandbox_server.journal.keys import HANDLE_PREFIX
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sandbox.outcome import Outcome
 from sandbox_server.sessions.cells import (
@@ -41,37 +40,12 @@ from sandbox_server.sessions.cells import (
     read_handle,
     write_handle,
 )
+from sandbox_server.sessions.model import NOT_APPLIED, SessionLimits, SessionRefused, SessionRun, is_handle
 from sandbox_server.sessions.rebuild import Cell, Replayer, rebuild
 
 __all__ = ["NOT_APPLIED", "SessionLimits", "SessionManager", "SessionRefused", "SessionRun"]
 
 logger = logging.getLogger("sandbox_server.sessions")
-
-NOT_APPLIED = {
-    "timeout": "the call ran out of time",
-    "memory": "the call ran out of memory",
-    "crashed": "the engine's process failed",
-    "paused": "the call paused for the user's consent",
-}
-"""Error kinds of a call that leaves its session as it was, and why."""
-
-
-@dataclass(frozen=True, slots=True)
-class SessionLimits:
-    """How many sessions, for how long (the settings ``max_sessions_per_client``, ``max_sessions``,
-    ``session_idle_timeout_s`` and ``session_max_age_s``), how large a session's journal may grow
-    (``max_journal_bytes``) and how long a rebuild may take (``session_rebuild_timeout_s``)."""
-
-    per_client: int = defaults.DEFAULT_MAX_SESSIONS_PER_CLIENT
-    per_server: int = field(default_factory=defaults.default_max_sessions)
-    idle_s: float = defaults.DEFAULT_SESSION_IDLE_TIMEOUT_S
-    max_age_s: float = defaults.DEFAULT_SESSION_MAX_AGE_S
-    journal_bytes: int = defaults.DEFAULT_MAX_JOURNAL_BYTES
-    rebuild_s: float = defaults.DEFAULT_SESSION_REBUILD_TIMEOUT_S
-
-
-class SessionRefused(Exception):
-    """A session that a limit refuses; the message names the limit, its setting and the sessions that exist."""
 
 
 @dataclass(slots=True)
@@ -86,43 +60,6 @@ class _Live:
     last_used: float = field(default_factory=time.monotonic)
     heap_bytes: int = 0
     busy: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SessionRun:
-    """What one call did to its session, for the result: ``structured()`` goes in the structured content."""
-
-    name: str
-    calls: int
-    age_s: float
-    heap_bytes: int
-    created: bool
-    handle: str
-    point: Point
-    reset: str | None = None
-    """Why the call was not applied, or why the state it named is gone (a new session started), or None."""
-    rebuilt: bool = False
-    """Whether the session was rebuilt from its journal for this call."""
-
-    def structured(self) -> dict[str, Any]:
-        value: dict[str, Any] = {
-            "name": self.name,
-            "handle": self.handle,
-            "calls": self.calls,
-            "ageS": round(self.age_s, 1),
-            "heapBytes": self.heap_bytes,
-            "created": self.created,
-        }
-        if self.rebuilt:
-            value["rebuilt"] = True
-        if self.reset is not None:
-            value["reset"] = self.reset
-        return value
-
-
-def is_handle(session: str) -> bool:
-    """Whether a ``session`` argument is a handle rather than a name (names are at most 64 characters)."""
-    return session.startswith(HANDLE_PREFIX) and len(session) > 64
 
 
 class SessionManager:
@@ -153,6 +90,7 @@ class SessionManager:
         self._sweeper: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
         self._closed = False
+        self.on_rebuilt: Callable[[float], None] | None = None  # told each rebuild's seconds, for the metrics
 
     def count(self) -> int:
         """Sessions held live now (an isolate each), over all clients."""
@@ -312,6 +250,7 @@ class SessionManager:
         await self._make_room()
         pool = WorkerPool(1, self._limits)
         await pool.start()
+        started = time.perf_counter()
         try:
             with anyio.fail_after(self.session_limits.rebuild_s):
                 records, runs, journal_bytes = await rebuild(
@@ -330,6 +269,8 @@ class SessionManager:
         root, last = records[0], records[-1]
         live = _Live(point, root.name, root.created, last.depth, journal_bytes, pool, runs=runs)
         self._live[point.session] = live
+        if last.depth > 0 and self.on_rebuilt is not None:
+            self.on_rebuilt(time.perf_counter() - started)
         return live, last.depth > 0
 
     async def _apply(self, live: _Live, cell: Cell, outcome: Outcome) -> None:

@@ -37,7 +37,13 @@ _CALL_SCHEMA: dict[str, Any] = {
         "outcome": {
             "type": "string",
             "description": "ok, error (the tool's own error), or why it did not run or failed: refused, declined, "
-            "invalid_arguments, invalid_result, timeout, unavailable, crashed, too_large, protocol, cancelled",
+            "invalid_arguments, invalid_result, timeout, unavailable, crashed, too_large, protocol, cancelled (the "
+            "execution ended first)",
+        },
+        "mayHaveCompleted": {
+            "type": "boolean",
+            "description": "true when the request reached the server and no answer came back (cancelled, timeout, "
+            "crashed): it was told to stop (notifications/cancelled), but a server that ignores that may have done it",
         },
         "startedMs": {"type": "number", "description": "when the call began, in ms from the start of the execution"},
         "durationMs": {"type": "number"},

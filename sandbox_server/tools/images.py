@@ -1,7 +1,11 @@
 """The images a run's ``display()`` calls collected, made into what the tool result shows: PNG or JPEG bytes as they
 came (their size read from their headers), charts and SVG rendered by the supervised renderer. Each image goes in
 the result once, as an image content block; the structured content describes it (kind, size, bytes) without the
-image, and a line of text says what was shown, for a model that cannot see it."""
+image, and a line of text says what was shown, for a model that cannot see it.
+
+Charts are rendered one after the other, each by its turn at the shared renderer, and all of them before the call's
+deadline (what is left of its ``timeout_ms`` after the code ran): a chart still waiting or drawing then fails with a
+message that says so, and the ones after it fail at once."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox_server.charts import Renderer, RenderError, image_size
-from sandbox_server.distribution import install_line
+from sandbox_server.identity import install_line
 
 __all__ = ["MAX_IMAGE_BYTES", "Shown", "show"]
 
@@ -40,8 +44,9 @@ class Shown:
             self.failure = f"image {index} could not be shown: {message}"
 
 
-async def show(displays: Any, renderer: Renderer | None, max_pixels: int) -> Shown:
-    """The images of ``displays`` (the worker's JSON text of ``[{"kind", "data"}]``)."""
+async def show(displays: Any, renderer: Renderer | None, max_pixels: int, deadline: float | None = None) -> Shown:
+    """The images of ``displays`` (the worker's JSON text of ``[{"kind", "data"}]``), charts rendered before
+    ``deadline`` (on :func:`anyio.current_time`'s clock)."""
     shown = Shown()
     try:
         items = json.loads(displays) if isinstance(displays, str) else []
@@ -54,7 +59,7 @@ async def show(displays: Any, renderer: Renderer | None, max_pixels: int) -> Sho
         if not isinstance(kind, str) or not isinstance(data, str):
             continue
         try:
-            mime, encoded, width, height, description = await _image(kind, data, renderer, max_pixels)
+            mime, encoded, width, height, description = await _image(kind, data, renderer, max_pixels, deadline)
         except RenderError as exc:
             shown.fail(index, kind, exc.message)
             continue
@@ -76,7 +81,9 @@ async def show(displays: Any, renderer: Renderer | None, max_pixels: int) -> Sho
     return shown
 
 
-async def _image(kind: str, data: str, renderer: Renderer | None, max_pixels: int) -> tuple[str, str, int, int, str]:
+async def _image(
+    kind: str, data: str, renderer: Renderer | None, max_pixels: int, deadline: float | None
+) -> tuple[str, str, int, int, str]:
     if kind in _MIME:
         try:
             raw = base64.b64decode(data, validate=True)
@@ -96,12 +103,12 @@ async def _image(kind: str, data: str, renderer: Renderer | None, max_pixels: in
             f"this server has no chart renderer (its environment lacks the charts extra: {install_line('charts')})"
         )
     if kind == "svg":
-        rendered = await renderer.render({"kind": "svg", "svg": data})
+        rendered = await renderer.render({"kind": "svg", "svg": data}, deadline=deadline)
     else:
         try:
             spec = json.loads(data)
         except ValueError:
             raise RenderError("the chart specification is not JSON") from None
-        rendered = await renderer.render({"kind": kind, "spec": spec})
+        rendered = await renderer.render({"kind": kind, "spec": spec}, deadline=deadline)
     encoded = base64.b64encode(rendered.png).decode("ascii")
     return "image/png", encoded, rendered.width, rendered.height, rendered.description

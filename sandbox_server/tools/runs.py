@@ -112,7 +112,9 @@ class JsRuns:
         self._tool = "execute_js_with_tools" if directory is not None else "execute_js"
         self._files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
         self._call_limits = CallLimits(
-            timeout_s=settings.tool_call_timeout_s, result_bytes=settings.max_tool_result_bytes
+            timeout_s=settings.tool_call_timeout_s,
+            result_bytes=settings.max_tool_result_bytes,
+            consent_chars=settings.max_consent_argument_chars,
         )
 
     async def __call__(self, arguments: dict[str, Any], context: CallContext) -> ToolResult | InputRequired:
@@ -151,7 +153,13 @@ class JsRuns:
                 return await self._run(job, call, context, cell, at)
             return await pausable_run(lambda: self._run(job, call, context, cell, at), journaling, control)
 
-        outcome, ran = await self._with_progress(run, context, started, call.timeout_ms)
+        try:
+            outcome, ran = await self._with_progress(run, context, started, call.timeout_ms)
+        finally:
+            # However the run ended (the client's cancellation or disconnect included), the upstream calls it left
+            # in flight are cancelled upstream now, and their records say so before the result lists them.
+            if service is not None:
+                await service.stop()
         if journaling is not None and _kind(outcome) == "paused":
             if self._paused is None or journal is None:
                 raise ToolError("the run paused, but this tool cannot resume it")
@@ -168,7 +176,10 @@ class JsRuns:
             replayed = journaling.replayed if journaling is not None else []
             calls = [*replayed, *(record.to_json() for record in service.calls)]
         displays = outcome.pop("displays", None)
-        shown = await show(displays, self._renderer, MAX_IMAGE_PIXELS) if displays else None
+        shown = None
+        if displays:  # the charts get what the code left of timeout_ms
+            left_s = max(0.0, call.timeout_ms - float(outcome.get("durationMs") or 0)) / 1000
+            shown = await show(displays, self._renderer, MAX_IMAGE_PIXELS, anyio.current_time() + left_s)
         return render_outcome(
             outcome, self._settings, call.timeout_ms, call.code, calls, ran.structured() if ran else None, shown
         )

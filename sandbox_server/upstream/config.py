@@ -106,7 +106,8 @@ class ServerConfig:
 
     @property
     def target(self) -> str:
-        """Where the server is, safe to log: the command (no arguments) or the URL without query or user info."""
+        """Where the server is, safe to log and to show: the command (no arguments) or the URL's scheme, host and port
+        (its path, query and user info are left out: users put tokens in all three)."""
         if self.transport == "stdio":
             return self.redact(self.command or "")
         return self.redact(safe_url(self.url or ""))
@@ -123,14 +124,14 @@ class ServerConfig:
 
 
 def safe_url(url: str) -> str:
-    """``scheme://host:port/path`` of a URL: its query, fragment and user info can carry credentials."""
+    """``scheme://host:port`` of a URL: its path, query, fragment and user info can carry credentials."""
     try:
         parts = urlsplit(url)
         host = parts.hostname or ""
         port = f":{parts.port}" if parts.port is not None else ""
     except ValueError:
         return "<invalid URL>"
-    return f"{parts.scheme}://{host}{port}{parts.path}"
+    return f"{parts.scheme}://{host}{port}"
 
 
 def load_upstream_config(path: Path) -> list[ServerConfig]:

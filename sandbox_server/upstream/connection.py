@@ -5,19 +5,14 @@ managers that own task groups, so they must be entered and left by one task. Eac
 an owner task (started by :class:`~sandbox_server.upstream.group.Upstreams`) that holds them for the connection's
 life; calls from any other task go through the ``ClientSession``, whose dispatcher correlates the replies.
 
-Failures are mapped to one error, :class:`UpstreamCallError`, whose ``reason`` is one of::
+Failures are mapped to one error, :class:`~.failures.UpstreamCallError` (its reasons are listed there). A tool
+result with ``isError: true`` is an answer, not a failure: it is returned as it is.
 
-    protocol      the server answered with a JSON-RPC error, or with a result that breaks the protocol
-    timeout       no answer within the call's time limit (``notifications/cancelled`` went upstream)
-    unavailable   there is no connection and none can be made now (back-off, or the group is closed)
-    crashed       the connection ended during the call (the process exited, the HTTP stream broke)
-    too_large     the result is bigger than the caller accepts
-
-A tool result with ``isError: true`` is an answer, not a failure: it is returned as it is.
-
-Restarts are lazy: a failed connection is re-made by the next call, at once the first time and then no sooner than
-1 s, 2 s, 4 s ... (at most 60 s) after the previous attempt, until a call gets an answer again. A call that comes
-during the wait fails at once, saying when the next attempt may be made.
+Restarts are lazy: a failed connection (or first start) is re-made by the next call, at once the first time, then
+no sooner than 1 s, 2 s, 4 s ... (at most 60 s) after the previous attempt, until a call gets an answer again; a call
+during the wait fails at once, saying when the next attempt may be. Each handshake (``initialize``, ``tools/list``)
+is bounded by the connect timeout: a server that never answers costs the call that retries it that long (plus the
+stopping of the previous attempt), never the call's own limit. Log lines escape every name and text (``visible``).
 """
 
 from __future__ import annotations
@@ -29,11 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import anyio
+import anyio.abc
 import mcp_types as types
 import pydantic_core
 from anyio.streams.memory import MemoryObjectSendStream
 from mcp import ClientSession
-from mcp.client._transport import ReadStream
+from mcp.client._transport import ReadStream, WriteStream
 from mcp.client.session import IncomingMessage
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
@@ -41,12 +37,15 @@ from pydantic import ValidationError
 
 from sandbox_server.upstream import transport
 from sandbox_server.upstream.config import ServerConfig
+from sandbox_server.upstream.escapes import visible
+from sandbox_server.upstream.failures import CallFailure, UpstreamCallError
 from sandbox_server.upstream.transport import client_info, describe, list_tools, open_transport
 
 __all__ = [
     "BACKOFF_FIRST_S",
     "BACKOFF_MAX_S",
     "DEFAULT_CONNECT_TIMEOUT_S",
+    "STOP_GRACE_S",
     "CallFailure",
     "Upstream",
     "UpstreamCallError",
@@ -55,12 +54,14 @@ __all__ = [
 
 logger = logging.getLogger("sandbox_server.upstream")
 
-CallFailure = Literal["protocol", "timeout", "unavailable", "crashed", "too_large"]
 UpstreamState = Literal["starting", "ready", "unavailable"]
 
 DEFAULT_CONNECT_TIMEOUT_S = 10.0
 BACKOFF_FIRST_S = 1.0
 BACKOFF_MAX_S = 60.0
+STOP_GRACE_S = 5.0
+"""How long stopping a failed attempt may take before the next can begin: the SDK gives a stdio server 2 s after
+closing its input and 2 s after SIGTERM; beyond that only a bug holds the owner."""
 _SDK_CLOSED_MESSAGES = (
     "Connection closed",
     "SSE stream ended without a response",
@@ -69,17 +70,6 @@ _SDK_CLOSED_MESSAGES = (
 """The texts the SDK itself gives CONNECTION_CLOSED (-32000); a server may send -32000 for errors of its own."""
 _SDK_STREAM_FAILED = "SSE stream failed"
 """The SDK's text when one response stream could not be read (too big, malformed); the session itself is fine."""
-
-
-class UpstreamCallError(Exception):
-    """A call that did not produce a result; ``message`` is safe to show to the model."""
-
-    def __init__(self, message: str, *, reason: CallFailure, code: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.reason: CallFailure = reason
-        self.code = code
-        """The JSON-RPC error code, when the server answered with an error."""
 
 
 @dataclass(slots=True, eq=False)
@@ -140,23 +130,41 @@ class Upstream:
         return self._closed
 
     def __repr__(self) -> str:
-        return f"<Upstream {self.name!r} {self.state} ({self.config.transport} {self.config.target})>"
+        return f"<Upstream {self.name!r} {self.state} ({self.config.transport} {visible(self.config.target)})>"
 
-    async def connect(self, timeout_s: float) -> None:
+    @property
+    def connect_bound_s(self) -> float:
+        """The longest one attempt to connect can take: stopping the previous attempt, then the handshake."""
+        return self._connect_timeout_s + STOP_GRACE_S
+
+    def retry_in(self) -> float:
+        """Seconds until back-off allows the next attempt (0 when one may be made now)."""
+        return max(self._retry_at - anyio.current_time(), 0.0)
+
+    async def connect(self, timeout_s: float | None = None) -> None:
         """Make sure of a connection, starting the server again if it is down and back-off allows; never raises.
 
-        For a caller that must see the server's tools before it may call one (policy is decided on them).
+        For a caller that must see the server's tools before it may call one (policy is decided on them). Waits at
+        most ``timeout_s``, and never longer than one attempt can take (:attr:`connect_bound_s`).
         """
-        with anyio.move_on_after(timeout_s), contextlib.suppress(UpstreamCallError):  # `state` and `reason` say why
+        bound = self.connect_bound_s if timeout_s is None else min(timeout_s, self.connect_bound_s)
+        with anyio.move_on_after(bound), contextlib.suppress(UpstreamCallError):  # `state` and `reason` say why
             await self._connection()
 
     async def call(
-        self, tool: str, arguments: dict[str, Any], *, timeout_s: float, max_result_bytes: int
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        timeout_s: float,
+        max_result_bytes: int,
+        on_sent: Callable[[], None] | None = None,
     ) -> types.CallToolResult:
         """Call ``tool`` upstream and return its result as it came (``isError`` results included).
 
-        ``timeout_s`` bounds the whole call, a restart included. Cancelling the caller sends
-        ``notifications/cancelled`` upstream (the SDK's dispatcher does, shielded and bounded).
+        ``timeout_s`` bounds the whole call, a restart included. Cancelling the caller, or the timeout, sends
+        ``notifications/cancelled`` upstream at once (the SDK's dispatcher does, shielded, within 5 s). ``on_sent`` is
+        told when the request is handed to the connection: from then on the server may do the work.
 
         Raises:
             UpstreamCallError: no result; ``reason`` says why.
@@ -164,6 +172,8 @@ class Upstream:
         result: types.CallToolResult | None = None
         with anyio.move_on_after(timeout_s):
             live = await self._connection()
+            if on_sent is not None:
+                on_sent()
             result = await self._call(live, tool, arguments)
         if result is None:
             raise UpstreamCallError(
@@ -232,7 +242,7 @@ class Upstream:
             if asked or wait > 0:
                 later = f"; next attempt in {max(wait, 0):.1f} s" if wait > 0 else ""
                 raise UpstreamCallError(f"{self.name} is unavailable: {self.reason}{later}", reason="unavailable")
-            logger.info("upstream %s: starting again (%s)", self.name, self.reason)
+            logger.info("upstream %s: starting again (%s)", visible(self.name), visible(self.reason or ""))
             self._request_connect()
             asked = True
 
@@ -264,7 +274,8 @@ class Upstream:
         self.state = "unavailable"
         self.reason = reason
         self._settled.set()
-        logger.warning("upstream %s (%s): unavailable: %s", self.name, self.config.target, reason)
+        where = f"{visible(self.name)} ({visible(self.config.target)})"
+        logger.warning("upstream %s: unavailable: %s", where, visible(reason))
 
     def _lose(self, live: _Live, reason: str) -> None:
         """The connection ``live`` is over; if it was the ready one, the upstream becomes unavailable."""
@@ -302,44 +313,58 @@ class Upstream:
             elif self.state == "unavailable":
                 # The loss was recorded when it was noticed; the transport's exception says more.
                 self.reason = detail
-                logger.info("upstream %s: the connection ended: %s", self.name, detail)
+                logger.info("upstream %s: the connection ended: %s", visible(self.name), visible(detail))
 
     async def _connect_and_hold(self) -> None:
         live = _Live()
         self._live = live
         async with open_transport(self.config) as (read, write), anyio.create_task_group() as group:
-            to_session, session_read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-            group.start_soon(self._pump, live, read, to_session)
+            try:
+                await self._hold(live, group, read, write)
+            finally:
+                # The pump reads until the transport ends, which never happens while a server that failed its
+                # handshake keeps running: without this the owner would wait here, and no call could retry.
+                group.cancel_scope.cancel()
 
-            async def on_message(message: IncomingMessage) -> None:
-                if isinstance(message, types.ToolListChangedNotification):
-                    live.relist.set()
-                elif isinstance(message, Exception) and not live.garbled:
-                    live.garbled = True
-                    logger.warning("upstream %s: the server wrote output that is not JSON-RPC", self.name)
+    async def _hold(
+        self,
+        live: _Live,
+        group: anyio.abc.TaskGroup,
+        read: ReadStream[SessionMessage | Exception],
+        write: WriteStream[SessionMessage],
+    ) -> None:
+        """Shake hands on the open transport, then keep the connection until it is lost."""
+        to_session, session_read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        group.start_soon(self._pump, live, read, to_session)
 
-            async with ClientSession(session_read, write, message_handler=on_message, client_info=client_info()) as s:
-                live.session = s
-                try:
-                    with anyio.fail_after(self._connect_timeout_s):
-                        initialized = await s.initialize()
-                        tools = await list_tools(s)
-                except TimeoutError:
-                    garbled = " (its output was not JSON-RPC)" if live.garbled else ""
-                    self._failed(f"no answer to the MCP handshake within {self._connect_timeout_s:g} s{garbled}")
-                    return  # leaving the contexts stops the server; the state is already settled
-                except (MCPError, RuntimeError, ValidationError) as exc:
-                    ended = "exited" if self.config.transport == "stdio" else "closed the connection"
-                    self._failed(f"the server {ended} during the MCP handshake" if live.lost.is_set() else
-                                 f"the MCP handshake failed: {describe(exc, self.config)}")  # fmt: skip
-                    return
-                self._become_ready(initialized, tools)
-                group.start_soon(self._relist, live)
-                try:
-                    await live.lost.wait()
-                finally:
-                    self._lose(live, "the connection ended")
-            group.cancel_scope.cancel()
+        async def on_message(message: IncomingMessage) -> None:
+            if isinstance(message, types.ToolListChangedNotification):
+                live.relist.set()
+            elif isinstance(message, Exception) and not live.garbled:
+                live.garbled = True
+                logger.warning("upstream %s: the server wrote output that is not JSON-RPC", visible(self.name))
+
+        async with ClientSession(session_read, write, message_handler=on_message, client_info=client_info()) as s:
+            live.session = s
+            try:
+                with anyio.fail_after(self._connect_timeout_s):
+                    initialized = await s.initialize()
+                    tools = await list_tools(s)
+            except TimeoutError:
+                garbled = " (its output was not JSON-RPC)" if live.garbled else ""
+                self._failed(f"no answer to the MCP handshake within {self._connect_timeout_s:g} s{garbled}")
+                return  # leaving the contexts stops the server; the state is already settled
+            except (MCPError, RuntimeError, ValidationError) as exc:
+                ended = "exited" if self.config.transport == "stdio" else "closed the connection"
+                self._failed(f"the server {ended} during the MCP handshake" if live.lost.is_set() else
+                             f"the MCP handshake failed: {describe(exc, self.config)}")  # fmt: skip
+                return
+            self._become_ready(initialized, tools)
+            group.start_soon(self._relist, live)
+            try:
+                await live.lost.wait()
+            finally:
+                self._lose(live, "the connection ended")
 
     def _become_ready(self, initialized: types.InitializeResult, tools: list[types.Tool]) -> None:
         changed = bool(self.server_info) and _dumped(tools) != _dumped(self.tools)
@@ -352,7 +377,8 @@ class Upstream:
         info = initialized.server_info
         logger.info(
             "upstream %s: connected to %s (%s %s, protocol %s, %d tools)",
-            self.name, self.config.target, info.name, info.version, initialized.protocol_version, len(tools),
+            visible(self.name), visible(self.config.target), visible(info.name), visible(info.version),
+            visible(str(initialized.protocol_version)), len(tools),
         )  # fmt: skip
         if changed:
             self._tools_changed()
@@ -383,11 +409,12 @@ class Upstream:
                 with anyio.fail_after(self._connect_timeout_s):
                     tools = await list_tools(live.session)
             except (MCPError, RuntimeError, ValidationError, TimeoutError) as exc:
-                logger.warning("upstream %s: listing tools again failed: %s", self.name, describe(exc, self.config))
+                detail = visible(describe(exc, self.config))
+                logger.warning("upstream %s: listing tools again failed: %s", visible(self.name), detail)
                 continue
             if self._live is live:
                 self.tools = tools
-                logger.info("upstream %s: tool list changed (%d tools)", self.name, len(tools))
+                logger.info("upstream %s: tool list changed (%d tools)", visible(self.name), len(tools))
                 self._tools_changed()
 
     def _tools_changed(self) -> None:
@@ -396,7 +423,7 @@ class Upstream:
         try:
             self._on_tools_changed(self.name)
         except Exception:  # the callback is the caller's code; its bug must not end our connection
-            logger.exception("upstream %s: the tools-changed callback raised", self.name)
+            logger.exception("upstream %s: the tools-changed callback raised", visible(self.name))
 
 
 def _dumped(tools: list[types.Tool]) -> list[dict[str, Any]]:

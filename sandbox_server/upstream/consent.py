@@ -14,6 +14,7 @@ from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError, NoBackChannelError
 
 from sandbox_server.errors import ConsentUnavailable
+from sandbox_server.upstream.escapes import visible
 from sandbox_server.upstream.service import ConsentAnswer
 
 __all__ = ["CONSENT_SCHEMA", "Elicitation"]
@@ -47,7 +48,7 @@ class Elicitation:
         except NoBackChannelError:
             raise ConsentUnavailable("this connection has no way to ask the client's user") from None
         except MCPError as exc:
-            logger.info("the client refused the consent request: %s", exc)
+            logger.info("the client refused the consent request: %s", visible(str(exc)))
             raise ConsentUnavailable(f"the client could not ask its user ({exc})") from None
         if result.action != "accept":
             return "decline" if result.action == "decline" else "cancel"

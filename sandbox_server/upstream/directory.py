@@ -8,12 +8,15 @@ back after failing) changes the next execution's ``tools`` and the next ``tools/
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import mcp_types as types
 
 from sandbox_server.upstream.catalog import ToolInfo
+from sandbox_server.upstream.config import safe_url
 from sandbox_server.upstream.connection import Upstream
 from sandbox_server.upstream.group import Upstreams
 from sandbox_server.upstream.policy import Decision, ServerTools, combined_annotations, decide
@@ -85,7 +88,9 @@ class Directory:
         upstream = self.upstreams[server]
         tools = self.exposed(upstream)
         if tools is None:
-            return f"server {server!r} is not available: {public_reason(upstream)}"
+            wait = upstream.retry_in()
+            later = f" (it is tried again when code calls it, in {wait:.1f} s at the earliest)" if wait > 0 else ""
+            return f"server {server!r} is not available: {public_reason(upstream)}{later}"
         for tool in tools:
             if tool.name == name:
                 return Found(upstream, tool, decide(upstream.config, tool))
@@ -130,15 +135,54 @@ class Directory:
         return "\n".join(lines)
 
 
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>()]+")
+_MIN_HIDDEN_LENGTH = 4
+_MIN_HIDDEN_SEGMENT = 6
+"""A path segment or query value this long is hidden wherever the reason quotes it; shorter ones (``mcp``, ``v1``)
+are words a reason may use for something else."""
+
+
 def public_reason(upstream: Upstream) -> str:
-    """Why ``upstream`` is unavailable, as the running code and the model may read it: without its credentials,
-    and without its command line or URL, where users also put tokens."""
-    reason = upstream.config.redact(upstream.reason or "it is not connected")
+    """Why ``upstream`` is unavailable, as the running code and the model may read it: the server is named by its
+    name and, over HTTP, its host; never its credentials, its command line, or its URL's path, query or user info,
+    where users put tokens (a URL a library quoted is cut to ``scheme://host:port``, and the configured path and
+    query are hidden wherever they appear)."""
     config = upstream.config
-    for value in sorted({config.command or "", *config.args, config.url or ""}, key=len, reverse=True):
-        if len(value) >= 4:
-            reason = reason.replace(value, "<configured>")
+    reason = config.redact(upstream.reason or "it is not connected")
+    reason = _URL.sub(lambda match: safe_url(match.group()), reason)
+    hidden = {config.command or "", *config.args}
+    if config.url:
+        hidden |= _url_parts(config.url)
+    for value in sorted(hidden, key=len, reverse=True):
+        if len(value) >= _MIN_HIDDEN_LENGTH and value not in (config.target, safe_url(config.url or "")):
+            reason = _spelled_any_way(value).sub("<configured>", reason)
     return reason
+
+
+def _spelled_any_way(value: str) -> re.Pattern[str]:
+    """``value`` as a pattern that also matches it with any of its characters percent-encoded, as a library may
+    quote a URL."""
+    parts = []
+    for char in value:
+        encoded = "".join(f"%{byte:02x}" for byte in char.encode("utf-8", "surrogatepass"))
+        parts.append(f"(?:{re.escape(char)}|{re.escape(encoded)})")
+    return re.compile("".join(parts), re.IGNORECASE)
+
+
+def _url_parts(url: str) -> set[str]:
+    """The pieces of a URL that may carry a credential, as written and percent-decoded."""
+    try:
+        parts = urlsplit(url)
+        pairs = parse_qsl(parts.query, keep_blank_values=True)
+        user = parts.username or ""
+        password = parts.password or ""
+    except ValueError:
+        return {url}
+    found = {url, parts.path, parts.query, parts.fragment, user, password}
+    found |= {segment for segment in parts.path.split("/") if len(segment) >= _MIN_HIDDEN_SEGMENT}
+    found |= {value for _, value in pairs if len(value) >= _MIN_HIDDEN_SEGMENT}
+    found |= {unquote(piece) for piece in list(found)}
+    return {piece for piece in found if piece and piece != "/"}
 
 
 def _server_expression(server: str) -> str:

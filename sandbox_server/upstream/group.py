@@ -27,14 +27,13 @@ from sandbox_server.upstream.connection import (
     BACKOFF_FIRST_S,
     BACKOFF_MAX_S,
     DEFAULT_CONNECT_TIMEOUT_S,
+    STOP_GRACE_S,
     Upstream,
     logger,
 )
+from sandbox_server.upstream.escapes import visible
 
 __all__ = ["Upstreams"]
-
-_SETTLE_MARGIN_S = 5.0
-"""Beyond the connect timeout, how long ``start`` waits for an attempt to be recorded; only a bug needs it."""
 
 
 class Upstreams:
@@ -85,10 +84,10 @@ class Upstreams:
         for upstream in self._upstreams.values():
             upstream._request_connect()
             # Kept here: the event loop holds tasks only weakly.
-            task = loop.create_task(upstream._serve(), name=f"upstream {upstream.name}")
+            task = loop.create_task(upstream._serve(), name=f"upstream {visible(upstream.name)}")
             task.add_done_callback(_report)
             self._tasks[upstream.name] = task
-        with anyio.move_on_after(self._connect_timeout_s + _SETTLE_MARGIN_S):
+        with anyio.move_on_after(self._connect_timeout_s + STOP_GRACE_S):
             for upstream in self._upstreams.values():
                 await upstream._settled.wait()
         ready = sum(upstream.state == "ready" for upstream in self._upstreams.values())

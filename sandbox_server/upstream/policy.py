@@ -18,7 +18,16 @@ import mcp_types as types
 
 from sandbox_server.upstream.config import ServerConfig
 
-__all__ = ["Access", "Decision", "ServerTools", "combined_annotations", "decide", "effects", "is_read_only"]
+__all__ = [
+    "Access",
+    "Decision",
+    "ServerTools",
+    "combined_annotations",
+    "decide",
+    "effects",
+    "is_read_only",
+    "strictest",
+]
 
 Access = Literal["call", "confirm", "refuse"]
 
@@ -46,6 +55,27 @@ def _idempotent(tool: types.Tool) -> bool:
     if is_read_only(tool):
         return True
     return tool.annotations is not None and tool.annotations.idempotent_hint is True
+
+
+def _claims(tool: types.Tool) -> tuple[bool, bool, bool, bool]:
+    """How much a tool may do, as a key that sorts the tool that may do more higher."""
+    annotations = tool.annotations
+    open_world = annotations is None or annotations.open_world_hint is not False
+    return (not is_read_only(tool), _destructive(tool), not _idempotent(tool), open_world)
+
+
+def strictest(tools: Iterable[types.Tool]) -> list[types.Tool]:
+    """One entry per name, in the order the names first appear.
+
+    A server that lists a name more than once contradicts itself; the entry kept is the one that says the tool may
+    do the most (not read-only over read-only, destructive over not, and so on; the first of equals), so that the
+    policy decides on the stricter claim and a permissive duplicate can never make a call possible.
+    """
+    kept: dict[str, types.Tool] = {}
+    for tool in tools:
+        if tool.name not in kept or _claims(tool) > _claims(kept[tool.name]):
+            kept[tool.name] = tool
+    return list(kept.values())
 
 
 def effects(tool: types.Tool) -> str:

@@ -34,6 +34,7 @@ from jsonschema_specifications import REGISTRY as METASCHEMAS  # type: ignore[im
 
 from sandbox_server.upstream import patterns
 from sandbox_server.upstream.catalog import is_identifier, json_preview, quote
+from sandbox_server.upstream.escapes import visible
 
 __all__ = ["FORMATS", "MAX_ERRORS", "SchemaCheck"]
 
@@ -113,7 +114,7 @@ class SchemaCheck:
         key = f"{reason} {json_preview(schema, 200)}"
         if key not in _warned and len(_warned) < 1_000:
             _warned.add(key)
-            logger.warning("an upstream tool's schema is not used for checks (%s): %s", root, reason)
+            logger.warning("an upstream tool's schema is not used for checks (%s): %s", visible(root), visible(reason))
         return cls(schema, root, None, reason)
 
     def problems(self, value: object, *, limit: int = 5) -> list[str]:
@@ -134,7 +135,8 @@ class SchemaCheck:
         except referencing.exceptions.Unresolvable as error:
             self._validator = None
             self.unusable_reason = _unresolvable(error)
-            logger.warning("an upstream tool's schema is no longer used for checks: %s", self.unusable_reason)
+            reason = visible(self.unusable_reason)
+            logger.warning("an upstream tool's schema is no longer used for checks: %s", reason)
             return []
         # By where they are (the value's own problems first, array positions in order), then by wording.
         ordered = sorted(

@@ -5,6 +5,11 @@ policy (and, under ``confirm``, by the user), the arguments must match the tool'
 fit its size limit and match the tool's output schema. Every refusal and failure reaches the code as a ToolError
 whose message says what happened and what to do; every call, allowed or not, is recorded for the result and the
 log. Credentials never pass here: the connections hold them.
+
+When the execution ends, however it ends (its result, its deadline, ``process.exit``, its worker killed, or the
+client's cancellation or disconnect), :meth:`ToolsService.stop` cancels every call still in progress: the SDK then
+sends ``notifications/cancelled`` to its server at once. A server that honours it stops; one that ignores it may
+still finish the work, which is why such a call's record says ``mayHaveCompleted``.
 """
 
 from __future__ import annotations
@@ -20,18 +25,25 @@ import anyio
 
 from sandbox_server.errors import ConsentPending, ConsentUnavailable
 from sandbox_server.sandbox.protocol import HostCallFailed
-from sandbox_server.upstream.connection import UpstreamCallError
+from sandbox_server.settings import DEFAULT_MAX_CONSENT_ARGUMENT_CHARS
+from sandbox_server.upstream.connection import Upstream, UpstreamCallError
 from sandbox_server.upstream.declarations import declaration, declarations
 from sandbox_server.upstream.directory import Directory, Found
+from sandbox_server.upstream.escapes import visible
 from sandbox_server.upstream.policy import effects
+from sandbox_server.upstream.question import QuestionTooLong, consent_question
 from sandbox_server.upstream.search import search
 from sandbox_server.upstream.values import error_text, result_value
 
-__all__ = ["CallLimits", "CallRecord", "Consent", "ConsentAnswer", "ToolsService"]
+__all__ = ["STOP_WAIT_S", "CallLimits", "CallRecord", "Consent", "ConsentAnswer", "ToolsService"]
 
 logger = logging.getLogger("sandbox_server.upstream")
 
 _SDK_OUTPUT_CHECK = "Invalid structured content returned by tool"
+STOP_WAIT_S = 10.0
+"""How long :meth:`ToolsService.stop` waits for the cancelled calls to end. Each ends as soon as its cancellation
+is written (the SDK bounds that write to 5 s); a schema check already running in a thread finishes first."""
+_MAY_HAVE_COMPLETED = frozenset({"cancelled", "timeout", "crashed"})
 
 ConsentAnswer = Literal["accept", "decline", "cancel"]
 
@@ -42,11 +54,12 @@ Consent = Callable[[str], Awaitable[ConsentAnswer]]
 
 @dataclass(frozen=True, slots=True)
 class CallLimits:
-    """Per-call limits: ``timeout_s`` (setting ``tool_call_timeout_s``) and ``result_bytes``
-    (``max_tool_result_bytes``)."""
+    """Per-call limits: ``timeout_s`` (setting ``tool_call_timeout_s``), ``result_bytes``
+    (``max_tool_result_bytes``) and ``consent_chars`` (``max_consent_argument_chars``)."""
 
     timeout_s: float
     result_bytes: int
+    consent_chars: int = DEFAULT_MAX_CONSENT_ARGUMENT_CHARS
 
 
 @dataclass(slots=True)
@@ -64,9 +77,17 @@ class CallRecord:
     duration_ms: float = 0.0
     argument_bytes: int = 0
     result_bytes: int = 0
+    sent: bool = False
+    """The request was handed to the server's connection: from then on the server may do the work."""
+
+    @property
+    def may_have_completed(self) -> bool:
+        """Sent, and ended without the server's answer (cancelled, timed out, or the connection broke): the server
+        was told to stop where it could be, but one that ignores ``notifications/cancelled`` may have finished."""
+        return self.sent and self.outcome in _MAY_HAVE_COMPLETED
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        shown: dict[str, Any] = {
             "server": self.server,
             "tool": self.tool,
             "outcome": self.outcome,
@@ -75,6 +96,17 @@ class CallRecord:
             "argumentBytes": self.argument_bytes,
             "resultBytes": self.result_bytes,
         }
+        if self.may_have_completed:
+            shown["mayHaveCompleted"] = True
+        return shown
+
+
+@dataclass(eq=False, slots=True)
+class _Flight:
+    """One call in progress: the scope :meth:`ToolsService.stop` cancels, and the event it waits for."""
+
+    scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
+    landed: anyio.Event = field(default_factory=anyio.Event)
 
 
 @dataclass(slots=True)
@@ -97,10 +129,39 @@ class ToolsService:
     calls: list[CallRecord] = field(default_factory=list)
     _asking: anyio.Lock = field(default_factory=anyio.Lock)
     _origin: float = field(default_factory=time.monotonic)
+    _flights: set[_Flight] = field(default_factory=set, init=False)
+    _stopped: bool = field(default=False, init=False)
 
     async def __call__(self, kind: str, payload: Any) -> Any:
+        if self._stopped:
+            raise _failure("the execution has ended: no more calls are made for it", "cancelled")
         if not isinstance(payload, dict):
             raise _failure("a tools call needs an object", "invalid_request")
+        flight = _Flight()
+        self._flights.add(flight)
+        try:
+            with flight.scope:
+                return await self._answer(kind, payload)
+            raise _failure("the execution ended before this call finished; it was cancelled", "cancelled")
+        finally:
+            self._flights.discard(flight)
+            flight.landed.set()
+
+    async def stop(self) -> None:
+        """The execution has ended: refuse further calls, cancel every call in progress (each in-flight upstream
+        request gets ``notifications/cancelled`` at once) and wait until they have all ended, at most
+        :data:`STOP_WAIT_S`. Shielded: it runs to its end in a task that is itself being cancelled."""
+        self._stopped = True
+        flights = list(self._flights)
+        for flight in flights:
+            flight.scope.cancel()
+        with anyio.move_on_after(STOP_WAIT_S, shield=True) as waited:
+            for flight in flights:
+                await flight.landed.wait()
+        if waited.cancelled_caught:
+            logger.warning("%d upstream calls had not ended %g s after they were cancelled", len(flights), STOP_WAIT_S)
+
+    async def _answer(self, kind: str, payload: dict[str, Any]) -> Any:
         if kind == "tools.call":
             return await self._call(payload)
         if kind == "tools.search":
@@ -109,14 +170,29 @@ class ToolsService:
             if not isinstance(query, str) or len(query) > 1000:
                 raise _failure("tools.$search takes a string of at most 1000 characters", "invalid_request")
             count = limit if isinstance(limit, int) and 1 <= limit <= 200 else 20
+            await self._reach(list(self.directory.upstreams))  # servers that failed are tried again, as for a call
             return search(self.directory.infos(), query, limit=count)
         if kind == "tools.describe":
-            return self._describe(payload.get("name"))
+            return await self._describe(payload.get("name"))
         raise _failure(f"this call cannot ask the host for {kind!r}", "invalid_request")
 
-    def _describe(self, name: Any) -> str:
+    async def _reach(self, upstreams: list[Upstream]) -> None:
+        """Try again, together, to reach those of ``upstreams`` whose tools are not known (each as back-off allows,
+        within its connect timeout), so that what the code asks of them sees their tools."""
+        waiting = [upstream for upstream in upstreams if self.directory.exposed(upstream) is None]
+        if not waiting:
+            return
+        async with anyio.create_task_group() as group:
+            for upstream in waiting:
+                group.start_soon(upstream.connect, self.limits.timeout_s)
+
+    async def _describe(self, name: Any) -> str:
         if not isinstance(name, str) or not 0 < len(name) <= 300:
             raise _failure('tools.$describe takes a name: "server.tool", "tool" or "server"', "invalid_request")
+        upstreams = list(self.directory.upstreams)
+        named = [u for u in upstreams if name == u.name or name.startswith(u.name + ".")]
+        # The server it names, or, for a tool not found among the known ones, every server that might list it.
+        await self._reach(named or ([] if any(info.name == name for info in self.directory.infos()) else upstreams))
         infos = self.directory.infos()
         servers = self.directory.upstreams.names()
         if name in servers:
@@ -159,13 +235,14 @@ class ToolsService:
         finally:
             record.duration_ms = (time.monotonic() - started) * 1000
             logger.info(
-                "upstream call server=%s tool=%s outcome=%s duration_ms=%.1f argument_bytes=%d result_bytes=%d",
-                record.server,
-                record.tool,
+                "upstream call server=%s tool=%s outcome=%s duration_ms=%.1f argument_bytes=%d result_bytes=%d%s",
+                visible(record.server),
+                visible(record.tool),
                 record.outcome,
                 record.duration_ms,
                 record.argument_bytes,
                 record.result_bytes,
+                " (sent: it may have completed upstream)" if record.may_have_completed else "",
             )
             if self.on_call is not None and record.outcome != "cancelled":
                 await self.on_call(record)
@@ -173,10 +250,8 @@ class ToolsService:
     async def _run(self, record: CallRecord, server: str, name: str, arguments: dict[str, Any]) -> Any:
         found = self.directory.find(server, name)
         if isinstance(found, str) and server in self.directory.upstreams.names():
-            upstream = self.directory.upstreams[server]
-            if self.directory.exposed(upstream) is None:  # never listed its tools: try to reach it now
-                await upstream.connect(self.limits.timeout_s)
-                found = self.directory.find(server, name)
+            await self._reach([self.directory.upstreams[server]])  # never listed its tools: try to reach it now
+            found = self.directory.find(server, name)
         if isinstance(found, str):
             raise _failure(found, "unavailable" if "not available" in found else "unknown_tool", server, name)
         if found.decision.access == "refuse":
@@ -197,7 +272,11 @@ class ToolsService:
             await self._ask(found, arguments)
         try:
             result = await found.upstream.call(
-                name, arguments, timeout_s=self.limits.timeout_s, max_result_bytes=self.limits.result_bytes
+                name,
+                arguments,
+                timeout_s=self.limits.timeout_s,
+                max_result_bytes=self.limits.result_bytes,
+                on_sent=lambda: setattr(record, "sent", True),
             )
         except UpstreamCallError as exc:
             message = str(exc)
@@ -243,15 +322,24 @@ class ToolsService:
                 server,
                 name,
             )
-        shown = json.dumps(arguments, ensure_ascii=False, indent=1)
-        if len(shown) > 2000:
-            shown = shown[:2000] + f"… ({len(shown) - 2000} more characters)"
-        description = (found.tool.description or "").strip().splitlines()[0][:300] if found.tool.description else ""
-        message = (
-            f"Code running in execute_js_with_tools wants to call the tool {name!r} of the server {server!r}"
-            + (f" ({description})" if description else "")
-            + f".\nWhat its server says it does: {effects(found.tool)}.\nArguments:\n{shown}\n\nAllow this one call?"
-        )
+        try:
+            message = consent_question(
+                server,
+                name,
+                found.tool.description,
+                effects(found.tool),
+                arguments,
+                max_argument_chars=self.limits.consent_chars,
+            )
+        except QuestionTooLong as exc:
+            raise _failure(
+                f"{server}.{name} needs the user's consent for each call, and its arguments take {exc.size} characters "
+                f"to show in full, more than the {exc.limit} a consent question shows (max_consent_argument_chars): "
+                "the call was refused, not sent; pass less in one call",
+                "too_large",
+                server,
+                name,
+            ) from None
         async with self._asking:  # one question at a time, whatever the code runs in parallel
             try:
                 answer = await self.consent(message)

@@ -1,5 +1,5 @@
 """Reaching an upstream server through the SDK: its transport opened from a config, its tools listed page by
-page, and a failure described without the secrets a library's message may quote."""
+page (one entry per name), and a failure described without the secrets a library's message may quote."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
+from sandbox_server.identity import SERVER_NAME, package_version
 from sandbox_server.upstream.config import ServerConfig
+from sandbox_server.upstream.policy import strictest
 
 __all__ = ["MAX_MESSAGE_BYTES", "MAX_TOOL_PAGES", "client_info", "describe", "list_tools", "open_transport"]
 
@@ -48,7 +50,8 @@ async def open_transport(config: ServerConfig) -> AsyncIterator[TransportStreams
 
 
 async def list_tools(session: ClientSession) -> list[types.Tool]:
-    """Every tool the server lists, following ``nextCursor`` page after page."""
+    """Every tool the server lists, following ``nextCursor`` page after page; a name listed twice appears once, as
+    its strictest entry (see :func:`~sandbox_server.upstream.policy.strictest`)."""
     tools: list[types.Tool] = []
     cursor: str | None = None
     seen: set[str] = set()
@@ -58,7 +61,7 @@ async def list_tools(session: ClientSession) -> list[types.Tool]:
         tools.extend(page.tools)
         cursor = page.next_cursor
         if cursor is None:
-            return tools
+            return strictest(tools)
         if cursor in seen:
             raise RuntimeError("tools/list returned a cursor it had returned before")
         seen.add(cursor)
@@ -79,15 +82,26 @@ def describe(exc: BaseException, config: ServerConfig) -> str:
         text = f"HTTP failure talking to {config.target} ({type(exc).__name__})"
     elif isinstance(exc, OSError):
         text = f"cannot start {config.target}: {exc.strerror or type(exc).__name__}"
-    elif isinstance(exc, RuntimeError | ValueError) and not isinstance(exc, ValidationError):
+    elif isinstance(exc, ValidationError):
+        text = _invalid(exc)
+    elif isinstance(exc, RuntimeError | ValueError):
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     else:
         text = type(exc).__name__
     return config.redact(text)
 
 
-def client_info() -> types.Implementation:
-    # Imported here: the server module will import the tool that uses this package.
-    from sandbox_server.server import SERVER_NAME, package_version
+def _invalid(exc: ValidationError) -> str:
+    """Where a server's answer breaks the protocol's schema, without the values it sent."""
+    errors = exc.errors(include_url=False, include_input=False, include_context=False)
+    if not errors:
+        return "an answer does not follow the MCP schema"
+    first = errors[0]
+    where = ".".join(str(part) for part in first["loc"])[:200]
+    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    return f"an answer does not follow the MCP schema: {where}: {first['msg'][:200]}{more}"
 
+
+def client_info() -> types.Implementation:
+    """Who this server is to the servers it calls."""
     return types.Implementation(name=SERVER_NAME, version=package_version())

@@ -94,9 +94,9 @@ async def test_input_one_byte_over_the_limit_is_an_argument_error(sandbox: Sandb
 
 
 async def test_a_lone_surrogate_in_code_reaches_javascript_as_a_replacement_character(sandbox: Sandbox) -> None:
-    # JSON-RPC over stdio or HTTP cannot carry one (the transport's parser refuses it, see test_transport.py); a
-    # caller in the same process can. mini-racer passes strings to V8 as UTF-8, so the worker puts U+FFFD, one
-    # UTF-16 unit like the surrogate, in its place: positions in error messages still match.
+    # Over stdio and HTTP it comes as a JSON escape (see test_lone_surrogates.py); a caller in the same process
+    # passes it as it is. mini-racer passes strings to V8 as UTF-8, so the worker puts U+FFFD, one UTF-16 unit
+    # like the surrogate, in its place: positions in error messages still match.
     call = await sandbox.run("['\ud800'.charCodeAt(0), 'x\udc00'.length]")
     assert call.structured["result"] == [0xFFFD, 2]
     error = await sandbox.run("'\ud800\udfff'; null.boom")

@@ -105,13 +105,16 @@ async def test_invalid_utf8_in_a_request_reaches_javascript_as_replacement_chara
     await wire.assert_still_serving()
 
 
-async def test_a_lone_surrogate_escape_in_a_request_is_a_parse_error_and_the_server_carries_on(wire: Wire) -> None:
+async def test_a_lone_surrogate_escape_in_a_request_is_answered_under_its_id_and_the_server_carries_on(
+    wire: Wire,
+) -> None:
+    # More cases, over HTTP too, in test_lone_surrogates.py.
     await wire.send_line(
         b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"execute_js",'
-        b'"arguments":{"code":"input","input":"\\ud800"}}}'
+        b'"arguments":{"code":"input.charCodeAt(0)","input":"\\ud800"}}}'
     )
     reply = await wire.read_message()
-    assert (reply["id"], reply["error"]["code"]) == (None, -32700)
+    assert (reply["id"], reply["result"]["structuredContent"]["result"]) == (7, 0xD800)
     await wire.assert_still_serving()
 
 

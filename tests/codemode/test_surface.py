@@ -89,6 +89,20 @@ async def test_a_tool_added_upstream_is_announced_listed_and_callable(upstream_d
         assert await connected.value("await tools.records.extra_1()") == "extra_1 ran"
 
 
+async def test_on_the_current_revision_a_tool_added_upstream_reaches_a_listen_stream(upstream_dir: Path) -> None:
+    config = write_config(upstream_dir, {"records": stdio_server("records", sideEffects="allow")}, "listening.json")
+    async with code_mode(config, client_mode="auto") as connected:
+        tools = connected.client.server_capabilities.tools  # type: ignore[union-attr]
+        assert tools is not None and tools.list_changed is True
+        with anyio.fail_after(20):
+            async with connected.client.listen(tools_list_changed=True) as changes:
+                assert await connected.value("await tools.records.add_tool()") == "added extra_1"
+                event = await changes.__anext__()
+        assert type(event).__name__ == "ToolsListChanged"
+        assert "extra_1" in ((await connected.tool()).description or "")
+        assert await connected.value("await tools.records.extra_1()") == "extra_1 ran"
+
+
 def test_the_command_line_lists_upstream_tools_and_calls_through_them(upstream_dir: Path) -> None:
     config = write_config(
         upstream_dir,

@@ -4,6 +4,7 @@ waiting requests, and the drain on SIGTERM."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from typing import Any
@@ -14,7 +15,7 @@ import anyio.abc
 import httpx2
 import pytest
 
-from benchmarks.procfs import children, rss_bytes
+from benchmarks.procfs import children, peak_rss_bytes, rss_bytes
 
 from ..servers import http_server, server_env
 from .wire import is_gone
@@ -121,6 +122,44 @@ async def test_when_every_connection_serves_a_request_a_new_one_is_refused_with_
                         await anyio.sleep(0.02)  # both calls are not in progress yet: try again
         assert b"retry-after: 1" in answer.lower()
         assert [response.status_code for response in answers] == [200, 200]
+
+
+async def test_queued_calls_of_many_small_objects_stay_within_the_budget_and_refusals_say_when_to_retry() -> None:
+    # Each input is 1 MB of 125,000 objects, which take 23 MiB once parsed: an estimate that counted values alone
+    # (13.6 MiB) let twenty of them wait together, 200 MiB past the budget.
+    budget = 256 * 2**20
+    many_objects = [{"a": 1}] * 125_000
+    async with http_server() as (base, process), httpx2.AsyncClient(timeout=120) as http:
+        started = peak_rss_bytes(process.pid)
+        answers: dict[int, httpx2.Response] = {}
+
+        async def post(request_id: int, body: str) -> None:
+            async with httpx2.AsyncClient(timeout=120) as own:  # a connection of its own
+                answers[request_id] = await own.post(base + "/mcp", content=body, headers=HEADERS)
+
+        def queued(request_id: int) -> str:
+            return json.dumps(call(request_id, "input.length", timeout_ms=30_000, input=many_objects))
+
+        with anyio.fail_after(120):
+            async with anyio.create_task_group() as group:
+                group.start_soon(post, 1, json.dumps(call(1, "const t = Date.now(); while (Date.now() - t < 3000) {}")))
+                while (await http.get(base + "/healthz")).json()["pool"]["busy"] < 1:  # noqa: ASYNC110
+                    await anyio.sleep(0.02)  # polling until the one worker is busy
+                for request_id in range(10, 30):
+                    group.start_soon(post, request_id, queued(request_id))
+            peak = peak_rss_bytes(process.pid)
+            refused = [request_id for request_id in range(10, 30) if answers[request_id].status_code == 503]
+            for request_id in refused:
+                answer = answers[request_id]
+                wait_s = int(answer.headers["retry-after"])
+                assert 1 <= wait_s <= 60 and f"retry after {wait_s} s" in answer.text
+            served = [answers[request_id] for request_id in range(10, 30) if request_id not in refused]
+            assert served and all('"result":125000' in answer.text for answer in served)
+            for request_id in refused:  # the budget is free again: each is served when retried
+                await post(request_id, queued(request_id))
+                assert '"result":125000' in answers[request_id].text
+    print(f"\n{len(refused)} of 20 refused; peak {started / 2**20:.0f} -> {peak / 2**20:.0f} MiB")
+    assert peak <= started + budget
 
 
 async def test_a_get_on_the_mcp_endpoint_is_answered_at_once_instead_of_holding_a_stream_open() -> None:
@@ -328,6 +367,50 @@ async def test_session_streams_cannot_take_the_connections_health_checks_and_new
                     answer = await newcomer.post(base + "/mcp", json=call(5, "6 * 7"), headers=headers)
                 assert answer.status_code == 200 and '"result":42' in answer.text
                 holders.cancel_scope.cancel()
+
+
+async def test_with_fewer_connections_than_streams_streams_take_at_most_half_of_the_connections() -> None:
+    # The stream cap (64 by default) is above the connection cap: unbounded, eight streams took every connection
+    # and the health check was refused 503.
+    args = ("--http-sessions", "--http-max-connections", "8")
+    async with http_server(*args) as (base, _), httpx2.AsyncClient(timeout=30) as http:
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as holders:
+                for _ in range(10):
+                    headers = await open_session(http, base)
+
+                    async def hold(headers: dict[str, str] = headers) -> None:
+                        async with (
+                            httpx2.AsyncClient(timeout=None) as own,  # a connection of its own
+                            own.stream("GET", base + "/mcp", headers=headers) as stream,
+                        ):
+                            async for _ in stream.aiter_bytes():
+                                pass
+
+                    holders.start_soon(hold)
+                while (await http.get(base + "/healthz")).json()["http"]["streams"]["ended"] < 6:  # noqa: ASYNC110
+                    await anyio.sleep(0.05)  # polling until every stream has been opened
+                health = await http.get(base + "/healthz")
+                assert health.status_code == 200
+                streams = health.json()["http"]["streams"]
+                assert streams["max"] == 4 and streams["open"] <= 4
+                async with httpx2.AsyncClient(timeout=30) as newcomer:
+                    headers = await open_session(newcomer, base)
+                    answer = await newcomer.post(base + "/mcp", json=call(5, "6 * 7"), headers=headers)
+                assert answer.status_code == 200 and '"result":42' in answer.text
+                holders.cancel_scope.cancel()
+
+
+async def test_with_a_single_connection_no_stream_is_kept_open_and_the_get_says_so() -> None:
+    async with (
+        http_server("--http-sessions", "--http-max-connections", "1") as (base, _),
+        httpx2.AsyncClient(timeout=30) as http,
+    ):
+        headers = await open_session(http, base)
+        refused = await http.get(base + "/mcp", headers=headers)
+        assert refused.status_code == 405 and "keeps no GET stream" in refused.text
+        answer = await http.post(base + "/mcp", json=call(6, "6 * 7"), headers=headers)
+        assert answer.status_code == 200 and '"result":42' in answer.text
 
 
 async def test_an_open_stream_does_not_keep_an_unused_session_alive_forever() -> None:

@@ -129,7 +129,7 @@ def test_the_repr_shows_keys_but_never_secret_values() -> None:
         if secret != "api.example.com":
             assert secret not in shown
     assert "API_KEY" in shown and "MODE" in shown and "Authorization" in shown
-    assert http.target == "https://***/mcp", "the host came from a variable, and the query is dropped"
+    assert http.target == "https://***", "the host came from a variable; the path and the query are dropped"
 
 
 def test_redact_hides_every_secret_in_any_text() -> None:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from sandbox_server.sandbox.source.type_ends import LINE_BREAK, Scanner, Token, TypeEnd
+from sandbox_server.sandbox.source.type_ends import LINE_BREAK, Scanner, Token, TypeEnd, TypeTooDeep
 
 __all__ = ["Reading", "read"]
 
@@ -302,7 +302,10 @@ def _adjust(reading: Reading, copy: bytearray) -> bool:
     types = TypeEnd(scanner)
     reading.cut.clear()
     for region in list(_regions(reading.captures, scanner, copy)):
-        end = types.type_or_predicate(region.start) if region.predicate else types.type(region.start)
+        try:
+            end = types.type_or_predicate(region.start) if region.predicate else types.type(region.start)
+        except TypeTooDeep:
+            end = None  # the tree's reading of a type nested hundreds of levels deep stands
         if end is None:
             continue
         if end > region.end:

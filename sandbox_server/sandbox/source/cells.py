@@ -242,17 +242,22 @@ class _Rewrite:
 
 
 def _bound_names(pattern: tree_sitter.Node) -> list[tree_sitter.Node]:
-    """The identifiers a declarator's pattern binds (not its default values or computed keys)."""
-    if pattern.type in ("identifier", "shorthand_property_identifier_pattern"):
-        return [pattern]
-    if pattern.type == "pair_pattern":
-        value = pattern.child_by_field_name("value")
-        return _bound_names(value) if value is not None else []
-    if pattern.type in ("object_assignment_pattern", "assignment_pattern"):
-        left = pattern.child_by_field_name("left")
-        return _bound_names(left) if left is not None else []
-    if pattern.type in ("object_pattern", "array_pattern", "rest_pattern"):
-        return [name for child in pattern.named_children for name in _bound_names(child)]
-    if pattern.type == "comment":
-        return []
-    raise _Unchanged  # a shape this rewrite does not know
+    """The identifiers a declarator's pattern binds (not its default values or computed keys), in source order.
+
+    Followed with a stack, not recursion: patterns nest as deep as the code likes (``const [[[[a]]]] = x``).
+    """
+    names: list[tree_sitter.Node] = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+            names.append(node)
+        elif node.type == "pair_pattern":
+            stack.extend(value for value in (node.child_by_field_name("value"),) if value is not None)
+        elif node.type in ("object_assignment_pattern", "assignment_pattern"):
+            stack.extend(left for left in (node.child_by_field_name("left"),) if left is not None)
+        elif node.type in ("object_pattern", "array_pattern", "rest_pattern"):
+            stack.extend(reversed(node.named_children))
+        elif node.type != "comment":
+            raise _Unchanged  # a shape this rewrite does not know
+    return names

@@ -5,6 +5,11 @@ after types (see :mod:`boundaries`): ``T[]``, ``T[K]`` and ``T<U>`` must start t
 as must ``extends`` in a conditional type and ``is`` in a type predicate, while ``|``, ``&`` and a qualified
 name's ``.`` may come after a line break. :class:`TypeEnd` follows those rules over the UTF-8 bytes of the code
 and skips bracketed parts whole, since nothing inside brackets can end a statement.
+
+Nothing here recurses without bound: brackets and template literals are followed with explicit stacks, and the
+few type forms that nest without brackets (conditional types, ``keyof keyof T``, function types returning
+function types) stop at :data:`MAX_TYPE_DEPTH` levels with :class:`TypeTooDeep`, for the caller to fall back on
+the tree's own reading.
 """
 
 from __future__ import annotations
@@ -13,7 +18,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["LINE_BREAK", "Scanner", "Token", "TypeEnd"]
+__all__ = ["LINE_BREAK", "MAX_TYPE_DEPTH", "Scanner", "Token", "TypeEnd", "TypeTooDeep"]
+
+MAX_TYPE_DEPTH = 100
+"""Most levels of a type that nests without brackets that :class:`TypeEnd` follows (``A extends B ? ...``)."""
 
 # Bytes of the UTF-8 text. A line break is any of JavaScript's line terminators.
 LINE_BREAK = re.compile(rb"\r\n?|\n|\xe2\x80[\xa8\xa9]")
@@ -33,6 +41,10 @@ _OPENERS = {b"(": b")", b"[": b"]", b"{": b"}", b"<": b">"}
 _CLOSERS = frozenset(_OPENERS.values())
 # Type operators that come before a type: `keyof T`, `unique symbol`, `readonly T[]`.
 _TYPE_OPERATORS = frozenset({b"keyof", b"unique", b"readonly"})
+
+
+class TypeTooDeep(Exception):
+    """A type nests more than :data:`MAX_TYPE_DEPTH` levels without brackets; where it ends is left to the tree."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,34 +120,48 @@ class Scanner:
         return start + 1
 
     def _template_end(self, position: int) -> int:
-        """The end of a template literal whose text starts at ``position``."""
-        data = self.data
-        while position < len(data):
-            char = data[position : position + 1]
-            if char == b"\\":
-                position += 2
-            elif char == b"`":
-                return position + 1
-            elif data.startswith(b"${", position):
-                position = self._substitution_end(position + 2)
-            else:
-                position += 1
-        return len(data)
+        """The end of a template literal whose text starts at ``position``.
 
-    def _substitution_end(self, position: int) -> int:
-        depth = 1
-        while position < len(self.data):
-            token = self.token(position)
-            if not token.text:
+        Substitutions (``${...}``) may hold templates that hold substitutions, to any depth: ``open`` has, for
+        each substitution being read, how many of its braces are open; the template text being read is the one
+        after the last of them (or the outer template's, when there is none).
+        """
+        data = self.data
+        open_braces: list[int] = []
+        in_text = True
+        while position < len(data):
+            if in_text:
+                char = data[position : position + 1]
+                if char == b"\\":
+                    position += 2
+                elif char == b"`":
+                    position += 1
+                    if not open_braces:
+                        return position
+                    in_text = False  # back in the substitution that holds this template
+                elif data.startswith(b"${", position):
+                    open_braces.append(1)
+                    position += 2
+                    in_text = False
+                else:
+                    position += 1
+                continue
+            start, _ = self.gap_end(position)
+            if start >= len(data):
                 break
-            position = token.end
-            if token.text == b"{":
-                depth += 1
-            elif token.text == b"}":
-                depth -= 1
-                if depth == 0:
-                    return position
-        return len(self.data)
+            if data[start : start + 1] == b"`":  # a template inside the substitution
+                position, in_text = start + 1, True
+                continue
+            position = self._token_end(start)
+            text = data[start:position]
+            if text == b"{":
+                open_braces[-1] += 1
+            elif text == b"}":
+                open_braces[-1] -= 1
+                if open_braces[-1] == 0:
+                    open_braces.pop()
+                    in_text = True
+        return len(data)
 
     def balanced_end(self, opener: Token) -> int | None:
         """Just past the bracket that closes ``opener``; None when brackets do not match."""
@@ -163,9 +189,34 @@ class TypeEnd:
 
     def __init__(self, scanner: Scanner) -> None:
         self.scanner = scanner
+        self._depth = 0
+
+    def _deeper(self) -> None:
+        if self._depth >= MAX_TYPE_DEPTH:
+            raise TypeTooDeep
+        self._depth += 1
 
     def type_or_predicate(self, position: int) -> int | None:
         """A return type, which may be ``x is T``, ``asserts x`` or ``asserts x is T``."""
+        self._deeper()
+        try:
+            return self._type_or_predicate(position)
+        finally:
+            self._depth -= 1
+
+    def type(self, position: int, conditional: bool = True) -> int | None:
+        """A type, which may be conditional unless ``conditional`` is false.
+
+        Raises:
+            TypeTooDeep: It nests more than :data:`MAX_TYPE_DEPTH` levels without brackets.
+        """
+        self._deeper()
+        try:
+            return self._type(position, conditional)
+        finally:
+            self._depth -= 1
+
+    def _type_or_predicate(self, position: int) -> int | None:
         token = self.scanner.token(position)
         if token.text == b"asserts":
             subject = self.scanner.token(token.end)
@@ -180,7 +231,7 @@ class TypeEnd:
                 return self.type(after.end)
         return self.type(position)
 
-    def type(self, position: int, conditional: bool = True) -> int | None:
+    def _type(self, position: int, conditional: bool) -> int | None:
         scanner = self.scanner
         token = scanner.token(position)
         if token.text == b"abstract":
@@ -249,8 +300,9 @@ class TypeEnd:
 
     def _operator(self, position: int) -> int | None:
         token = self.scanner.token(position)
-        if token.text in _TYPE_OPERATORS:
-            return self._operator(token.end)
+        while token.text in _TYPE_OPERATORS:  # `keyof readonly unique ...`: any number of them
+            position = token.end
+            token = self.scanner.token(position)
         if token.text == b"infer":
             name = self.scanner.token(token.end)
             return name.end if name.is_word else None

@@ -11,11 +11,14 @@ In order, each answered at once and before the body is read unless said otherwis
    the revisions it does speak);
 4. room: the memory the request will hold, estimated from its ``Content-Length`` before the body is read and from
    the body once read (:mod:`sandbox_server.backlog`), must fit the budget left by the requests in progress
-   (running, or waiting for a worker); otherwise ``503`` with ``Retry-After``, at once. Small calls are never
+   (running, or waiting for a worker); otherwise ``503`` at once, whose ``Retry-After`` (and text) says when room is
+   likely (:meth:`~sandbox_server.backlog.Backlog.retry_after`). Small calls are never
    refused while the budget has room, however many are in progress;
 5. the body, read here in full within ``body_timeout_s`` (``408`` otherwise), up to ``max_body_bytes`` (``413``, at
    once when ``Content-Length`` says so) and ``max_body_values`` JSON values (``413``: parsing it, which the
-   transport does on the event loop, then takes a bounded time), then handed on unchanged.
+   transport does on the event loop, then takes a bounded time), then handed on unchanged, but for lone surrogate
+   escapes (``"\\ud800"``, which ``JSON.stringify`` writes and the SDK's parser refuses), marked for
+   :class:`~.surrogate_marks.RestoredSurrogates` to put back.
 
 Requests that accept ``text/event-stream`` go to the transport that answers with a stream (which carries the
 request's progress and log notifications before its result); without sessions, a client that accepts only
@@ -41,13 +44,14 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sandbox_server.backlog import Backlog, json_values, request_cost
-from sandbox_server.transport.http.connections import LogThrottle
+from sandbox_server.transport.http.connections import ConnectionLimits, LogThrottle
+from sandbox_server.transport.http.surrogate_marks import MARKED_SCOPE_KEY
+from sandbox_server.transport.surrogates import protect
 
 __all__ = ["Admission", "AdmissionLimits", "bearer_matches"]
 
 logger = logging.getLogger(__name__)
 
-RETRY_AFTER_S = 1
 DRAIN_REFUSED_BYTES = 16 * 1_048_576
 """A body refused for its announced length is read and dropped before the answer when it is at most this long."""
 SPOKEN_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
@@ -94,11 +98,19 @@ async def _answer(
 class Admission:
     """ASGI application in front of the MCP transports; see the module docstring for what it checks."""
 
-    def __init__(self, streaming: ASGIApp, plain: ASGIApp | None, limits: AdmissionLimits, backlog: Backlog) -> None:
+    def __init__(
+        self,
+        streaming: ASGIApp,
+        plain: ASGIApp | None,
+        limits: AdmissionLimits,
+        backlog: Backlog,
+        connections: ConnectionLimits | None = None,
+    ) -> None:
         self._streaming = streaming
         self._plain = plain
         self._limits = limits
         self.backlog = backlog
+        self._connections = connections
         # Open GET streams, oldest first (dicts keep insertion order).
         self._streams: dict[anyio.CancelScope, None] = {}
         self.streams_ended = 0
@@ -178,12 +190,13 @@ class Admission:
             self.backlog.in_use,
             self.backlog.limit,
         )
+        wait_s = self.backlog.retry_after(cost)
         await _answer(
             send,
             503,
-            f"Service Unavailable: {self.backlog.refusal(cost)}; retry after {RETRY_AFTER_S} s",
+            f"Service Unavailable: {self.backlog.refusal(cost)}; retry after {wait_s} s",
             code=-32000,
-            headers={"Retry-After": str(RETRY_AFTER_S)},
+            headers={"Retry-After": str(wait_s)},
         )
 
     def close_streams(self) -> None:
@@ -196,23 +209,44 @@ class Admission:
         """GET streams open now (sessions only)."""
         return len(self._streams)
 
+    @property
+    def max_streams(self) -> int:
+        """GET streams that may be open at once: ``max_streams``, and never more than half of the connections the
+        server keeps open (read when each stream opens, since the cap may be lowered to fit the descriptor limit
+        after start-up), so that the other half stays for health checks and calls."""
+        if self._connections is None:
+            return self._limits.max_streams
+        return min(self._limits.max_streams, self._connections.max_connections // 2)
+
     async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A session's ``GET`` stream, which :meth:`close_streams` ends cleanly.
 
-        Streams are bounded apart from requests: at most ``max_streams`` are open (a new one ends the oldest, whose
-        client may open it again), so that they never take the connections that health checks and new clients
-        need; and each ends after ``stream_max_s``, since the transport counts an open stream as a request in
+        Streams are bounded apart from requests: at most :attr:`max_streams` are open (a new one ends the oldest,
+        whose client may open it again), so that they never take the connections that health checks and new clients
+        need; none when the connection cap is below 2 (the ``GET`` is answered ``405``); and each ends after
+        ``stream_max_s``, since the transport counts an open stream as a request in
         flight and a session whose stream stayed open would never reach its idle timeout.
         """
         limits = self._limits
         started = False
+        cap = self.max_streams
+        if cap < 1:
+            await _answer(
+                send,
+                405,
+                f"Method Not Allowed: with at most {self._connections.max_connections if self._connections else 0} "
+                "connections this server keeps no GET stream open (it would take a connection that health checks and "
+                "calls need); each request's notifications come in its own POST's answer",
+                headers={"Allow": "POST, DELETE"},
+            )
+            return
 
         async def watched(message: Message) -> None:
             nonlocal started
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        while len(self._streams) >= limits.max_streams:
+        while len(self._streams) >= cap:
             oldest = next(iter(self._streams))
             del self._streams[oldest]
             oldest.cancel()
@@ -282,6 +316,10 @@ class Admission:
             await self._refuse(send, cost)
             return reserved
         reserved = max(reserved, cost)
+        marked = protect(body)
+        if marked is not None:  # lone surrogate escapes, which the SDK's parser refuses: see RestoredSurrogates
+            body = marked
+            scope = {**scope, MARKED_SCOPE_KEY: True}
         target = self._streaming
         if self._plain is not None and not check_accept_headers(Request(scope))[1]:
             target = self._plain

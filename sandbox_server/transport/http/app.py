@@ -46,9 +46,11 @@ from sandbox_server.settings import Settings, is_loopback
 from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.http.cancellation import CallCancellation
 from sandbox_server.transport.http.connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
+from sandbox_server.transport.http.metrics import METRICS_PATH, metrics_endpoint
 from sandbox_server.transport.http.refusals import explain_refusals
+from sandbox_server.transport.http.surrogate_marks import RestoredSurrogates
 
-__all__ = ["HEALTH_PATH", "MCP_PATH", "HttpApp", "build_http_app", "serve_http"]
+__all__ = ["HEALTH_PATH", "MCP_PATH", "METRICS_PATH", "HttpApp", "build_http_app", "serve_http"]
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +126,9 @@ class HttpApp:
         server.lifespan = _shared_lifespan(server.lifespan)
         self.cancellation = CallCancellation(route_cancellations=not sessions)
         server.middleware.append(self.cancellation)
+        # Outside the request-state boundary, so that the arguments it binds a paused run to are the ones the client
+        # sent, whatever replica restores them.
+        server.middleware.insert(min(1, len(server.middleware)), RestoredSurrogates())
         # The SSE transport carries a request's notifications before its result; the SDK drops them in its JSON
         # mode (mcp 2.3.0), so that one serves only clients that accept no event stream.
         self._managers = [
@@ -161,6 +166,7 @@ class HttpApp:
                 stream_max_s=settings.http_stream_max_s,
             ),
             app.backlog,
+            connections,
         )
 
         async def health(request: Request) -> Response:
@@ -174,7 +180,11 @@ class HttpApp:
                         "requestsInProgress": self.admission.in_progress,
                         "requestsRefused": self.admission.refused,
                         "backlog": app.backlog.stats(),
-                        "streams": {"open": self.admission.open_streams, "ended": self.admission.streams_ended},
+                        "streams": {
+                            "open": self.admission.open_streams,
+                            "max": self.admission.max_streams,
+                            "ended": self.admission.streams_ended,
+                        },
                         "connections": connections.stats(),
                     },
                 },
@@ -183,7 +193,11 @@ class HttpApp:
 
         routes = Starlette(
             # An instance, not a function: Starlette hands it every method as a plain ASGI application.
-            routes=[Route(MCP_PATH, endpoint=self.admission), Route(HEALTH_PATH, health, methods=["GET"])],
+            routes=[
+                Route(MCP_PATH, endpoint=self.admission),
+                Route(HEALTH_PATH, health, methods=["GET"]),
+                Route(METRICS_PATH, metrics_endpoint(app.telemetry.metrics, _tokens(settings)), methods=["GET"]),
+            ],
             lifespan=lambda _: self._run_managers(),
         )
         self.asgi: ASGIApp = explain_refusals(routes, settings.allowed_hosts)
@@ -194,6 +208,11 @@ class HttpApp:
             for manager in self._managers:
                 await stack.enter_async_context(manager.run())
             yield
+
+
+def _tokens(settings: Settings) -> list[str]:
+    """The tokens that open ``/metrics``: the server's own and the metrics token, those that are set."""
+    return [token.get_secret_value() for token in (settings.auth_token, settings.metrics_token) if token is not None]
 
 
 def build_http_app(server: Server[App], app: App, settings: Settings) -> HttpApp:

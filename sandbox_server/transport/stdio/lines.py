@@ -19,6 +19,7 @@ import anyio
 import mcp_types as types
 
 from sandbox_server.backlog import json_values, request_cost
+from sandbox_server.transport.surrogates import protect
 
 __all__ = ["STDERR_FILENO", "STDIN_FILENO", "STDOUT_FILENO", "InputLines", "LineRecord", "OutputLines"]
 
@@ -32,11 +33,13 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class LineRecord:
     """What :class:`InputLines` learnt of one line it handed on: its size, its estimated cost in memory once
-    parsed (see :mod:`sandbox_server.backlog`), and whether it was too long to be read at all."""
+    parsed (see :mod:`sandbox_server.backlog`), whether it was too long to be read at all, and whether its lone
+    surrogate escapes were marked for the parser (see :mod:`sandbox_server.transport.surrogates`)."""
 
     size: int
     cost: int
     oversized: bool = False
+    marked: bool = False
 
 
 class InputLines:
@@ -91,8 +94,9 @@ class InputLines:
                 if self.max_line_values is not None and json_values(line) > self.max_line_values:
                     # Parsing it (which the transport does on the event loop) would take too long: refused unread.
                     return self._stand_in(bytes(line[:_ID_SCAN_BYTES]), len(line))
-                self._records.append(LineRecord(len(line), request_cost(line)))
-                return line.decode("utf-8", "replace")
+                marked = protect(line)
+                self._records.append(LineRecord(len(line), request_cost(line), marked=marked is not None))
+                return (line if marked is None else marked).decode("utf-8", "replace")
             if self.max_line_bytes is not None and len(self._buffer) > self.max_line_bytes:
                 self._skip_buffer()
             self._scanned = len(self._buffer)

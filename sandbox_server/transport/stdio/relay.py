@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from sandbox_server.backlog import Backlog
 from sandbox_server.transport.stdio.lines import InputLines, LineRecord
+from sandbox_server.transport.surrogates import replaced, restore
 
 __all__ = ["SERVER_BUSY", "InFlight", "relay_until_drained"]
 
@@ -32,6 +33,8 @@ class InFlight:
     def __init__(self, backlog: Backlog | None = None) -> None:
         self._methods: dict[types.RequestId, str] = {}
         self._costs: dict[types.RequestId, int] = {}
+        self.marked: set[types.RequestId] = set()
+        """Requests whose line had lone surrogates: their answers may echo one, which JSON in UTF-8 cannot carry."""
         self._changed = anyio.Event()
         self.initialized = False
         self.backlog = backlog
@@ -45,6 +48,7 @@ class InFlight:
         """The server answered ``message.id``; a successful ``initialize`` completes the handshake."""
         if message.id is None or message.id not in self._methods:
             return
+        self.marked.discard(message.id)
         self._release(message.id)
         if self._methods.pop(message.id) == "initialize" and isinstance(message, types.JSONRPCResponse):
             self.initialized = True
@@ -57,6 +61,7 @@ class InFlight:
         key = coerce_request_id(request_id)
         for known in [known for known in self._methods if coerce_request_id(known) == key]:
             self._release(known)
+            self.marked.discard(known)
             del self._methods[known]
         self._notify()
 
@@ -117,9 +122,30 @@ def _screen(
     if record is not None and backlog is not None:
         cost = record.cost
         if not backlog.reserve(cost):
-            return _error(message.id, SERVER_BUSY, f"Server busy: {backlog.refusal(cost)}; retry in a moment")
+            wait_s = backlog.retry_after(cost)
+            return _error(message.id, SERVER_BUSY, f"Server busy: {backlog.refusal(cost)}; retry after {wait_s} s")
     in_flight.add(message.id, message.method, cost)
     return None
+
+
+def _restored(item: SessionMessage) -> SessionMessage:
+    """``item`` with the lone surrogates its line had (marked for the parser) back in its params."""
+    message = item.message
+    if not isinstance(message, types.JSONRPCRequest | types.JSONRPCNotification) or message.params is None:
+        return item
+    return SessionMessage(message.model_copy(update={"params": restore(message.params)}), metadata=item.metadata)
+
+
+def _without_surrogates(message: types.JSONRPCResponse | types.JSONRPCError) -> types.JSONRPCMessage:
+    """An answer with U+FFFD for each lone surrogate it echoes, which JSON in UTF-8 cannot carry."""
+    if isinstance(message, types.JSONRPCResponse):
+        return message.model_copy(update={"result": replaced(message.result)})
+    error = message.error
+    changes: dict[str, Any] = {"message": replaced(error.message)}
+    if error.data is not None:
+        changes["data"] = replaced(error.data)
+    clean = error.model_copy(update=changes)
+    return message.model_copy(update={"error": clean})
 
 
 def _error(request_id: types.RequestId | None, code: int, message: str) -> SessionMessage:
@@ -183,6 +209,8 @@ async def relay_until_drained(
             async for item in from_server:
                 message = item.message
                 if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+                    if message.id in in_flight.marked:
+                        item = SessionMessage(_without_surrogates(message), metadata=item.metadata)
                     in_flight.answered(message)
                 await sink.send(item)
 
@@ -194,10 +222,14 @@ async def relay_until_drained(
                     message = None if isinstance(item, Exception) else item.message
                     await sink.send(_oversized(message, record, lines.max_line_bytes if lines is not None else 0))
                     continue
+                if record is not None and record.marked and not isinstance(item, Exception):
+                    item = _restored(item)
                 answer = _rejection(item) if isinstance(item, Exception) else _screen(item.message, in_flight, record)
                 if answer is not None:
                     await sink.send(answer)
                     continue
+                if record is not None and record.marked and isinstance(item.message, types.JSONRPCRequest):
+                    in_flight.marked.add(item.message.id)
                 # Shielded: a request counted as in flight must reach the server even when SIGTERM stops the
                 # reading halfway through the hand-over, or the drain would wait for an answer that never comes.
                 with anyio.CancelScope(shield=True):
