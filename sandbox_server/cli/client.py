@@ -162,10 +162,10 @@ async def tools_command(
                     sys.stdout.write(f"{tool.name}: {tool.title or ''}\n    {summary}\n")
             return 0
         images = ImageFiles(Path(args.save_images) if args.save_images else None)
-        failed = False
+        any_error = False
         for index, call in enumerate(calls):
             result = await client.call_tool(args.name, call)
-            failed = failed or bool(result.is_error)
+            any_error = any_error or bool(result.is_error)
             if args.json:
                 answered.append(images.in_json(result.model_dump(mode="json", by_alias=True, exclude_none=True)))
                 continue
@@ -183,7 +183,7 @@ async def tools_command(
                 sys.stdout.write("isError: true\n")
     if args.json:
         write_json(answered[0] if len(calls) == 1 else answered)
-    return 1 if failed else 0
+    return 1 if any_error else 0
 
 
 def write_json(document: object) -> None:
