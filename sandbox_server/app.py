@@ -26,6 +26,7 @@ from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
 from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
 from sandbox_server.tools.resumable import PausedRuns
+from sandbox_server.tools.unavailable import unavailable_arguments
 from sandbox_server.upstream import redaction
 from sandbox_server.upstream.config import load_upstream_config
 from sandbox_server.upstream.directory import Directory
@@ -116,7 +117,10 @@ class App:
             registry.add(
                 execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer, paused, packages)
             )
-        validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
+        validators = {
+            spec.name: ArgumentValidator(spec.input_schema, unavailable=unavailable_arguments(spec.name))
+            for spec in registry
+        }
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         telemetry.metrics.watch(pool=pool.stats, live_sessions=sessions.count, backlog=backlog.stats)
         return cls(

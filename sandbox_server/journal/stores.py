@@ -60,7 +60,7 @@ def open_store(text: str, keys: StateKeys | None, *, timeout_s: float = DEFAULT_
         except ImportError:
             raise ConfigurationError(
                 f"{STATE_STORE_VARIABLE}={location.shown} needs the Redis client, which is not installed: "
-                "pip install 'sandbox-server[redis]'"
+                "pip install 'mcp-v8-sandbox[redis]'"
             ) from None
         assert location.url is not None and keys is not None
         return SealedStore(RedisStore(location.url, shown=location.shown, timeout_s=timeout_s), keys)

@@ -49,6 +49,6 @@ async def test_with_a_drain_delay_sigterm_turns_healthz_to_503_while_calls_are_s
                 await anyio.sleep(0.02)  # polling until the signal has been handled
             answered = await http.post(base + "/mcp", json=call, headers=headers)
             process.send_signal(signal.SIGINT)  # drain now, rather than at the end of the delay
-            assert await process.wait() == 0
+            assert await process.wait() == 130  # drained, and the command says it was interrupted
     assert health.status_code == 503 and health.json()["status"] == "stopping"
     assert answered.status_code == 200 and '"result":"5"' in answered.text

@@ -20,6 +20,7 @@ disconnects or cancels it is stopped (:mod:`.cancellation`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import math
 import signal
@@ -40,6 +41,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
+from sandbox_server.errors import ConfigurationError
 from sandbox_server.journal.health import store_health
 from sandbox_server.server import App
 from sandbox_server.settings import Settings, is_loopback
@@ -47,6 +49,7 @@ from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.http.cancellation import CallCancellation
 from sandbox_server.transport.http.connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
 from sandbox_server.transport.http.metrics import METRICS_PATH, metrics_endpoint
+from sandbox_server.transport.http.refusals import explain_refusals
 from sandbox_server.transport.http.surrogate_marks import RestoredSurrogates
 
 __all__ = ["HEALTH_PATH", "MCP_PATH", "METRICS_PATH", "HttpApp", "build_http_app", "serve_http"]
@@ -197,7 +200,7 @@ class HttpApp:
                 status_code=200 if store["ok"] and not self.leaving else 503,
             )
 
-        self.asgi: ASGIApp = Starlette(
+        routes = Starlette(
             # An instance, not a function: Starlette hands it every method as a plain ASGI application.
             routes=[
                 Route(MCP_PATH, endpoint=self.admission),
@@ -206,6 +209,7 @@ class HttpApp:
             ],
             lifespan=lambda _: self._run_managers(),
         )
+        self.asgi: ASGIApp = explain_refusals(routes, settings.allowed_hosts)
 
     @asynccontextmanager
     async def _run_managers(self) -> AsyncIterator[None]:
@@ -243,6 +247,8 @@ class _DrainingServer(uvicorn.Server):
     on_leave: Callable[[], None] = staticmethod(lambda: None)
     drain_delay_s: float = 0.0
     _leaving: threading.Timer | None = None
+    interrupted = False
+    """Whether the drain was started by SIGINT (Ctrl-C), after which the command exits as interrupted."""
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.on_drain()
@@ -262,6 +268,7 @@ class _DrainingServer(uvicorn.Server):
         elif not self.should_exit:
             logger.info("received signal %d; answering the requests in progress, then exiting", sig)
             self.should_exit = True
+            self.interrupted = sig == signal.SIGINT
         elif sig == signal.SIGINT:
             self.force_exit = True
         else:
@@ -306,11 +313,39 @@ async def serve_http(server: Server[App], app: App, settings: Settings, *, drain
         http_app.leaving = True
 
     uvicorn_server.on_leave = leave
+    listener = listen(settings.host, settings.port)
     logger.info(
         "serving MCP over HTTP at http://%s:%d%s (%s)",
         settings.host,
-        settings.port,
+        listener.getsockname()[1],
         MCP_PATH,
         "with sessions" if settings.http_sessions else "stateless",
     )
-    await uvicorn_server.serve()
+    with listener:
+        await uvicorn_server.serve(sockets=[listener])
+    if uvicorn_server.interrupted:
+        raise KeyboardInterrupt  # drained; the command line reports Ctrl-C and exits 130
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port``, before anything starts, so that a port in use or an address that is not
+    this machine's is one line naming the flag to change (uvicorn would start the application first, then log it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        raise ConfigurationError(_bind_problem(host, port, exc)) from exc
+    sock.set_inheritable(True)
+    return sock
+
+
+def _bind_problem(host: str, port: int, exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return f"port {port} on {host} is in use by another program: choose another with --port (0 picks a free one)"
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs privileges this process does not have: choose one above 1023 with --port"
+    reason = exc.strerror or str(exc)
+    return f"cannot listen on {host}:{port} ({reason}): check --host (an address of this machine, e.g. 127.0.0.1)"
