@@ -86,6 +86,9 @@ class SessionManager:
         self._keys = keys if keys is not None else StateKeys(None, 600.0)
         self._live: dict[str, _Live] = {}
         self._locks: dict[str, anyio.Lock] = {}
+        self._roots: dict[Point, tuple[StateRecord, int]] = {}
+        """Sessions started by a call still on its way to its first cell: their root record and its size, so that the
+        first cell needs no read of the store (where, with a short idle time, the root may expire meanwhile)."""
         self._names: dict[int, dict[str, Point]] = {}
         self._finalizers: dict[int, weakref.finalize[Any, Any]] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -220,12 +223,13 @@ class SessionManager:
             if id(owner) not in self._finalizers:
                 self._watch(owner)
         point = Point(new_id(16), new_id(STATE_ID_BYTES))
+        root = StateRecord.root(name)
+        packed = root.pack(limits.journal_bytes)
         try:
-            await self._store.add_state(
-                point.session, point.state, StateRecord.root(name).pack(limits.journal_bytes), limits.idle_s
-            )
+            await self._store.add_state(point.session, point.state, packed, limits.idle_s)
         except StoreFull as exc:
             raise SessionRefused(f"no new session can be kept now: {exc}") from None
+        self._roots[point] = (root, len(packed))
         if owner is not None:
             self._names[id(owner)][name] = point
         logger.info("session %s started", _shown(name))
@@ -252,11 +256,15 @@ class SessionManager:
         pool = WorkerPool(1, self._limits)
         await pool.start()
         started = time.perf_counter()
+        fresh = self._roots.pop(point, None)
         try:
-            with anyio.fail_after(self.session_limits.rebuild_s):
-                records, runs, journal_bytes = await rebuild(
-                    self._store, point, pool, replay, self.session_limits.journal_bytes
-                )
+            if fresh is not None:  # started by this call: nothing to replay
+                records, runs, journal_bytes = [fresh[0]], 0, fresh[1]
+            else:
+                with anyio.fail_after(self.session_limits.rebuild_s):
+                    records, runs, journal_bytes = await rebuild(
+                        self._store, point, pool, replay, self.session_limits.journal_bytes
+                    )
         except TimeoutError:
             await pool.aclose()
             raise SessionLost(
@@ -344,6 +352,8 @@ class SessionManager:
             await self._end_live(live, why)
         await self._store.drop_session(session)
         self._locks.pop(session, None)
+        for point in [point for point in self._roots if point.session == session]:
+            del self._roots[point]
 
     def _watch(self, owner: object) -> None:
         """End ``owner``'s named sessions when its connection closes (stdio EOF, the end of an HTTP session):
@@ -390,6 +400,10 @@ class SessionManager:
         for session, lock in list(self._locks.items()):  # the locks of sessions no isolate holds and none waits on
             if session not in self._live and not lock.locked():
                 del self._locks[session]
+        for point, (root, _) in list(self._roots.items()):  # sessions whose first call never came to run its cell
+            waited_on = self._locks.get(point.session)
+            if time.time() - root.created >= limits.idle_s and (waited_on is None or not waited_on.locked()):
+                del self._roots[point]
         for live in list(self._live.values()):
             if live.busy or self._locked(live):
                 continue

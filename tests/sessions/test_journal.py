@@ -202,3 +202,15 @@ async def test_a_session_cell_that_needs_consent_is_applied_once_after_the_answe
             tool,
         )
         assert state["result"] == [2, [2], 1]
+
+
+@MODES
+async def test_a_new_session_runs_its_first_cell_even_when_its_worker_starts_slower_than_the_idle_time(
+    mode: str,
+) -> None:
+    # A session's first call starts the session's worker process (hundreds of milliseconds) after keeping its
+    # first state, which the store lets expire after the idle time: that state must not be looked up again.
+    async with caller(mode, session_idle_timeout_s=0.05) as one:
+        first = await one.call("var n = 41; n + 1", "s")
+        assert first["ok"] is True, first["text"]
+        assert first["result"] == 42 and first["session"]["created"] is True
