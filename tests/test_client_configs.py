@@ -1,6 +1,6 @@
-"""Every desktop-client configuration the README and the pages of docs/ show starts a server that answers, launched the way a desktop
-client launches it: the command and arguments as written (placeholders replaced by this checkout's paths), from
-``/`` as the working directory, in an environment of HOME and PATH and what the snippet's ``env`` adds.
+"""Every desktop-client configuration the README and the pages of docs/ show starts a server that answers, launched
+the way a desktop client launches it: the command and arguments as written (placeholders replaced by this checkout's
+paths), from ``/`` as the working directory, in an environment of HOME and PATH and what the snippet's ``env`` adds.
 
 Snippets whose command is not this server (the upstream file of code mode lists other servers) are not client
 configurations; the WSL one (``wsl.exe``) starts the server on Windows and cannot run here.
