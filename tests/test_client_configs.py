@@ -1,6 +1,6 @@
-"""Every desktop-client configuration the README shows starts a server that answers, launched the way a desktop
-client launches it: the command and arguments as written (placeholders replaced by this checkout's paths), from
-``/`` as the working directory, in an environment of HOME and PATH and what the snippet's ``env`` adds.
+"""Every desktop-client configuration the README and the pages of docs/ show starts a server that answers, launched
+the way a desktop client launches it: the command and arguments as written (placeholders replaced by this checkout's
+paths), from ``/`` as the working directory, in an environment of HOME and PATH and what the snippet's ``env`` adds.
 
 Snippets whose command is not this server (the upstream file of code mode lists other servers) are not client
 configurations; the WSL one (``wsl.exe``) starts the server on Windows and cannot run here.
@@ -20,6 +20,7 @@ from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 BIN = Path(sys.executable).parent
 PLACEHOLDERS = {
     "/absolute/path/to/.venv/bin/sandbox-server": str(BIN / "sandbox-server"),
@@ -44,7 +45,12 @@ def client_configs(text: str) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-CONFIGS = client_configs(README.read_text(encoding="utf-8"))
+README_CONFIGS = client_configs(README.read_text(encoding="utf-8"))
+CONFIGS = [
+    (f"{path.stem}-{name}", entry)
+    for path in DOCUMENTS
+    for name, entry in client_configs(path.read_text(encoding="utf-8"))
+]
 
 
 def substituted(value: str) -> str:
@@ -54,7 +60,7 @@ def substituted(value: str) -> str:
 
 
 def test_the_readme_shows_client_configs_with_and_without_arguments_and_env() -> None:
-    entries = [entry for _, entry in CONFIGS if Path(entry["command"]).name == "sandbox-server"]
+    entries = [entry for _, entry in README_CONFIGS if Path(entry["command"]).name == "sandbox-server"]
     assert len(entries) >= 4
     assert any(entry.get("env") for entry in entries)
     assert any("--data-dir" in entry.get("args", []) for entry in entries)

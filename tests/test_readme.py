@@ -1,8 +1,9 @@
-"""Every shell session the README shows (the ``$ ...`` lines of its ``console`` blocks) prints what it shows.
+"""Every shell session the documentation shows (the ``$ ...`` lines of its ``console`` blocks) prints what it shows.
 
-The README is where a new user copies commands from; an example whose output drifted from the program's would
-teach the wrong thing, so each one is run through ``bash`` with this environment's ``sandbox-server`` first on
-``PATH``, standard output and standard error together as a terminal shows them.
+The README, the pages of ``docs/`` and ``examples/README.md`` are where a new user copies commands from; an example
+whose output drifted from the program's would teach the wrong thing, so each one is run through ``bash`` from the
+checkout's root with this environment's ``sandbox-server`` first on ``PATH``, standard output and standard error
+together as a terminal shows them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import pytest
 
 from .servers import server_env
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md")), ROOT / "examples" / "README.md"]
 BIN = Path(sys.executable).parent
 
 
@@ -34,14 +37,28 @@ def console_examples(text: str) -> list[tuple[str, str]]:
     return examples
 
 
-EXAMPLES = console_examples(README.read_text(encoding="utf-8"))
+README_EXAMPLES = console_examples(README.read_text(encoding="utf-8"))
+EXAMPLES = [
+    (path.relative_to(ROOT).as_posix(), command, output)
+    for path in DOCUMENTS
+    if path.is_file()
+    for command, output in console_examples(path.read_text(encoding="utf-8"))
+]
 
 
 def test_the_readme_has_console_examples_of_results_and_errors() -> None:
-    commands = [command for command, _ in EXAMPLES]
+    commands = [command for command, _ in README_EXAMPLES]
     assert len(commands) >= 10
-    assert any("isError: true" in output for _, output in EXAMPLES)
+    assert any("isError: true" in output for _, output in README_EXAMPLES)
     assert any("nosuch" in command for command in commands)
+
+
+def test_the_reference_pages_examples_are_run_too() -> None:
+    """The examples that moved from the README into docs/ stay under test: each tool's page shows its errors."""
+    pages = {page for page, _, _ in EXAMPLES}
+    assert {"docs/execute-js.md", "docs/exact-tools.md", "docs/data-folder.md", "docs/settings.md"} <= pages
+    for page in ("docs/execute-js.md", "docs/exact-tools.md"):
+        assert any(p == page and "isError: true" in output for p, _, output in EXAMPLES), page
 
 
 def test_the_example_reader_splits_sessions_and_keeps_their_output() -> None:
@@ -52,8 +69,10 @@ def test_the_example_reader_splits_sessions_and_keeps_their_output() -> None:
 
 
 @pytest.mark.skipif(not (BIN / "sandbox-server").exists(), reason="sandbox-server is not installed beside python")
-@pytest.mark.parametrize(("command", "expected"), [pytest.param(c, e, id=c[:70]) for c, e in EXAMPLES])
-def test_each_readme_console_example_prints_what_the_readme_shows(command: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    ("command", "expected"), [pytest.param(c, e, id=f"{page}: {c[:70]}") for page, c, e in EXAMPLES]
+)
+def test_each_documented_console_example_prints_what_the_documentation_shows(command: str, expected: str) -> None:
     env = server_env()
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     done = subprocess.run(
@@ -62,7 +81,7 @@ def test_each_readme_console_example_prints_what_the_readme_shows(command: str, 
         stderr=subprocess.STDOUT,
         text=True,
         env=env,
-        cwd=README.parent,
+        cwd=ROOT,
         timeout=120,
         check=False,
     )

@@ -1,5 +1,5 @@
 """The command line is built from the ``Settings`` fields: each field's flag, help, default and variable, the errors
-that name them, and the README's table of settings, all held to the fields here."""
+that name them, and the table of settings in docs/settings.md, all held to the fields here."""
 
 from __future__ import annotations
 
@@ -54,13 +54,15 @@ def settings_table(text: str) -> list[tuple[str, str, str]]:
     return rows
 
 
+SETTINGS_PAGE = ROOT / "docs" / "settings.md"
+"""Where the documentation keeps the complete table of settings (the README links to it)."""
+
+
 def documented_table() -> tuple[Path, list[tuple[str, str, str]]]:
-    """The settings table, wherever the documentation keeps it (the README, or a page of docs/)."""
-    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
-        text = path.read_text(encoding="utf-8")
-        if TABLE_HEADER in text:
-            return path, settings_table(text)
-    raise AssertionError(f"no table starting {TABLE_HEADER!r} in README.md or docs/")
+    """The settings table of docs/settings.md."""
+    text = SETTINGS_PAGE.read_text(encoding="utf-8")
+    assert TABLE_HEADER in text, f"no table starting {TABLE_HEADER!r} in docs/settings.md"
+    return SETTINGS_PAGE, settings_table(text)
 
 
 def serve_flags() -> set[str]:
