@@ -1,11 +1,11 @@
 """Settings and their defaults, in one place.
 
-Every limit is a named constant here; the CLI, the tool schemas, the README and the worker pool all read them
-from this module. At run time each setting can be given as a command-line flag or as an environment variable
-named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``). The fields of :class:`Settings` are the one
-list of settings: the command line makes a flag of each (its help is the field's description; :class:`Option` marks
-the fields whose flag is named otherwise, belongs to ``serve`` only, or does not exist), and a test holds the
-README's table to them.
+Every limit is a named constant here; the CLI, the tool schemas, the settings reference (docs/settings.md) and the
+worker pool all read them from this module. At run time each setting can be given as a command-line flag or as an
+environment variable named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``). The fields of
+:class:`Settings` are the one list of settings: the command line makes a flag of each (its help is the field's
+description; :class:`Option` marks the fields whose flag is named otherwise, belongs to ``serve`` only, or does not
+exist), and a test holds the table in docs/settings.md to them.
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ class Option:
     serve_only: bool = False
     """A flag of ``serve`` only (how to serve), not of the client commands, which start a stdio server."""
     default_text: str | None = None
-    """How the default reads in ``--help`` and the README, where it is computed at start-up."""
+    """How the default reads in ``--help`` and docs/settings.md, where it is computed at start-up."""
 
 
 ENVIRONMENT_ONLY = Option("")

@@ -79,7 +79,7 @@ def env_name(name: str) -> str:
 
 
 def shown_default(name: str) -> str:
-    """The default of the setting ``name`` as ``--help`` and the README's table show it."""
+    """The default of the setting ``name`` as ``--help`` and the table of docs/settings.md show it."""
     text = option_of(name).default_text
     if text is not None:
         return text
