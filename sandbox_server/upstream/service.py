@@ -270,11 +270,12 @@ class ToolsService:
             )
         if found.decision.access == "confirm":
             await self._ask(found, arguments)
+        own_timeout = found.upstream.config.timeout_s
         try:
             result = await found.upstream.call(
                 name,
                 arguments,
-                timeout_s=self.limits.timeout_s,
+                timeout_s=own_timeout if own_timeout is not None else self.limits.timeout_s,
                 max_result_bytes=self.limits.result_bytes,
                 on_sent=lambda: setattr(record, "sent", True),
             )
@@ -290,7 +291,11 @@ class ToolsService:
                     name,
                 ) from None
             if exc.reason == "timeout":
-                message += " (tool_call_timeout_s)"
+                message += (
+                    " (tool_call_timeout_s)"
+                    if own_timeout is None
+                    else " (the server's timeout in the upstream configuration)"
+                )
             elif exc.reason == "too_large":
                 message += " (max_tool_result_bytes)"
             raise _failure(message, exc.reason, server, name) from None

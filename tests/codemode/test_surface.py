@@ -131,9 +131,9 @@ def test_the_command_line_lists_upstream_tools_and_calls_through_them(upstream_d
     assert "record-001" in called.stdout and "Tool calls (1): records.list_records ok" in called.stdout
 
 
-def test_a_broken_upstream_file_stops_the_server_with_a_clear_message(upstream_dir: Path) -> None:
+def test_an_upstream_file_that_is_not_json_stops_the_server_with_a_clear_message(upstream_dir: Path) -> None:
     bad = upstream_dir / "bad.json"
-    bad.write_text('{"mcpServers": {"x": {"command": 3}}}', encoding="utf-8")
+    bad.write_text('{"mcpServers": {"x": {"command": ', encoding="utf-8")
     ran = subprocess.run(
         [sys.executable, "-m", "sandbox_server", "--upstream", str(bad), "tools", "list"],
         capture_output=True,
@@ -142,7 +142,29 @@ def test_a_broken_upstream_file_stops_the_server_with_a_clear_message(upstream_d
         timeout=60,
     )
     assert ran.returncode == 2
-    assert "command" in ran.stderr and str(bad) in ran.stderr
+    assert "not valid JSON" in ran.stderr and str(bad) in ran.stderr
+
+
+def test_an_entry_the_server_cannot_use_is_listed_unavailable_and_the_others_work(upstream_dir: Path) -> None:
+    odd = {
+        "x": {"command": 3},
+        "vs code": {"type": "http", "url": "https://example.com/mcp", "headers": {"K": "${input:key}"}},
+        "records": {**stdio_server("records"), "someOtherClientKey": True},
+    }
+    config = write_config(upstream_dir, odd, "odd.json")
+    ran = subprocess.run(
+        [sys.executable, "-m", "sandbox_server", "--upstream", str(config), "upstream", "list", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr
+    servers = {entry["server"]: entry for entry in json.loads(ran.stdout)["servers"]}
+    assert servers["records"]["state"] == "ready" and servers["records"]["ignoredKeys"] == ["someOtherClientKey"]
+    assert servers["x"]["state"] == "unavailable" and "'command' must be a string" in servers["x"]["reason"]
+    assert servers["vs code"]["state"] == "unavailable" and "${input:key}" in servers["vs code"]["reason"]
+    assert "cannot be used" in ran.stderr and "someOtherClientKey" in ran.stderr
 
 
 async def test_a_server_that_failed_to_start_is_tried_again_when_code_calls_it(upstream_dir: Path) -> None:
