@@ -85,7 +85,7 @@ class Directory:
     def infos(self) -> list[ToolInfo]:
         """Every exposed tool, for ``tools.$search`` and ``tools.$describe``."""
         return [
-            ToolInfo.from_mcp(upstream.name, tool)
+            ToolInfo.from_mcp(upstream.name, tool, decide(upstream.config, tool).access)
             for upstream in self.upstreams
             for tool in self.exposed(upstream) or ()
         ]
@@ -141,7 +141,7 @@ class Directory:
                     refused.append(tool.name)
                 else:
                     mark = " (asks the user first)" if access == "confirm" else ""
-                    callable_tools.append((ToolInfo.from_mcp(upstream.name, tool), mark))
+                    callable_tools.append((ToolInfo.from_mcp(upstream.name, tool, access), mark))
             total += len(callable_tools)
             blocks.append((head, callable_tools, refused))
         for style in ("signatures", "names", "counts"):
@@ -217,7 +217,8 @@ def _spelled_any_way(value: str) -> re.Pattern[str]:
     for char in value:
         encoded = "".join(f"%{byte:02x}" for byte in char.encode("utf-8", "surrogatepass"))
         parts.append(f"(?:{re.escape(char)}|{re.escape(encoded)})")
-    return re.compile("".join(parts), re.IGNORECASE)
+    # Whole values only: a short configured word ("exit") must not eat into the words of a reason ("exited").
+    return re.compile("(?<![A-Za-z0-9])" + "".join(parts) + "(?![A-Za-z0-9])", re.IGNORECASE)
 
 
 def _url_parts(url: str) -> set[str]:

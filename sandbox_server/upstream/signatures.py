@@ -33,7 +33,7 @@ def signature(tool: ToolInfo, name: str) -> str:
     """``name(args): Result`` for ``tool``, on one line."""
     args = _type(tool.input_schema, 1) if tool.input_schema is not None else "{}"
     optional = "?" if _all_optional(tool.input_schema) else ""
-    shown = "()" if args in ("{}", "Record<string, unknown>") else f"(args{optional}: {args})"
+    shown = "()" if args in ("{}", "object") else f"(args{optional}: {args})"
     text = f"{name}{shown}: {result_type(tool, compact=True)}"
     return text if len(text) <= MAX_SIGNATURE_CHARS else text[: MAX_SIGNATURE_CHARS - 1] + "…"
 
