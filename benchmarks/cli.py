@@ -28,6 +28,7 @@ from benchmarks import (
     packages,
     peer,
     peer_options,
+    rebuild,
     sessions,
     throughput,
     tokens,
@@ -44,7 +45,7 @@ __all__ = ["CODE_MODE_SECTIONS", "SESSIONS_SECTIONS", "Run", "main", "run"]
 
 CODE_MODE_SECTIONS = 3
 SESSIONS_SECTIONS = 3
-SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS + 3
+SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS + 4
 
 
 class Run:
@@ -99,6 +100,7 @@ class Run:
         await self.add("charts", lambda: charts.measure(plan, progress))
         await self.add("packages", lambda: packages.measure(plan, progress))
         await self.add("balancer", lambda: balancer.measure(plan, progress))
+        await self.add("rebuild", lambda: rebuild.measure(plan, progress))
 
     async def measure_code_mode(self) -> None:
         """Sections 12 to 14, on one sandbox-server with the records test server upstream and a direct client."""

@@ -32,6 +32,7 @@ from sandbox_server.registry import CallContext, Resume
 from sandbox_server.results import InputRequired, ToolResult
 from sandbox_server.sandbox.protocol import well_formed
 from sandbox_server.settings import Settings
+from sandbox_server.tools.unavailable import unknown_tool
 from sandbox_server.upstream.consent import Elicitation
 from sandbox_server.upstream.resources import ToolResources
 
@@ -96,6 +97,8 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
                         await app.upstreams.aclose()
                 finally:
                     await app.pool.aclose()
+                    if app.store is not None:
+                        await app.store.aclose()
 
     async def list_tools(
         ctx: ServerRequestContext[App], params: types.PaginatedRequestParams | None
@@ -169,8 +172,7 @@ def build_server(settings: Settings | None = None, *, app: App | None = None) ->
             app.listeners.connections.add(_connection_of(ctx))
         spec = app.registry.get(params.name)
         if spec is None:
-            known = ", ".join(app.registry.names())
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name!r}. Known tools: {known}.")
+            raise MCPError(code=types.INVALID_PARAMS, message=unknown_tool(params.name, app.registry.names()))
         started = time.perf_counter()
         resume = None
         if params.request_state is not None:

@@ -25,7 +25,18 @@ __all__ = [
     "structure_argument_error",
 ]
 
-ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed", "cancelled", "busy", "session"]
+ERROR_KINDS = [
+    "arguments",
+    "syntax",
+    "runtime",
+    "timeout",
+    "memory",
+    "crashed",
+    "cancelled",
+    "busy",
+    "session",
+    "store",
+]
 
 SESSION_NAME = "^[A-Za-z0-9_.-]{1,64}$"
 """What a session name may be: short, and safe to show in any message."""
