@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 from sandbox_server.errors import ConfigurationError
 from sandbox_server.upstream.entries import Entry, EntryProblem, kind_of
 from sandbox_server.upstream.escapes import is_hidden, visible
+from sandbox_server.upstream.itself import runs_this_server
 from sandbox_server.upstream.transports import KINDS, TransportKind
 
 __all__ = [
@@ -268,6 +269,13 @@ def _parse_server(name: str, data: object, environ: Mapping[str, str], folder: P
         if wrong:
             entry.fail(wrong[0], f"does not apply to a {kind.name} server", ", ".join(sorted(kind.keys)))
         fields = kind.read(entry)
+        itself = runs_this_server(fields["command"], fields["args"]) if kind.name == "stdio" else None
+        if itself is not None:
+            entry.fail(
+                "command",
+                f"starts this server itself ({itself}): it would start itself again as its own upstream",
+                "another MCP server's command (leave this server's own entry out, or give it \"disabled\": true)",
+            )
         tools, hidden, default, per_tool = _policy(entry)
         timeout = _timeout(entry)
     except EntryProblem as exc:

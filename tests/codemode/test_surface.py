@@ -149,6 +149,29 @@ def test_the_command_line_lists_upstream_tools_and_calls_through_them(upstream_d
     assert "record-001" in called.stdout and "Tool calls (1): records.list_records ok" in called.stdout
 
 
+def test_tools_list_shows_the_upstream_tools_as_the_code_calls_them(upstream_dir: Path) -> None:
+    config = write_config(
+        upstream_dir,
+        {"records": stdio_server("records"), "writes": stdio_server("writes", sideEffects="confirm")},
+        "list.json",
+    )
+    listed = subprocess.run(
+        [sys.executable, "-m", "sandbox_server", "--upstream", str(config), "tools", "list"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert listed.returncode == 0, listed.stderr
+    text = listed.stdout
+    block = text[text.index("execute_js_with_tools:") :]
+    assert "\n    tools.records:\n      list_records(args?: {limit?: number, " in block
+    assert "\n      get_record(args: {id: number}): {record: {id: number, " in block
+    assert "\n      delete_record(args: {id: number}): string (asks the user first)" in block
+    head = text[: text.index("execute_js_with_tools:")]
+    assert "tools.records" not in head, "only code mode's entry lists the upstream tools"
+
+
 def test_an_upstream_file_that_is_not_json_stops_the_server_with_a_clear_message(upstream_dir: Path) -> None:
     bad = upstream_dir / "bad.json"
     bad.write_text('{"mcpServers": {"x": {"command": ', encoding="utf-8")
