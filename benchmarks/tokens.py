@@ -28,7 +28,8 @@ TOP = 20
 ENCODINGS = ("o200k_base", "cl100k_base")
 """The first one the installed ``bpe-openai`` carries is used."""
 DESCRIBE = "(await tools.$describe('records.list_records')) + '\\n' + (await tools.$describe('records.get_record'))"
-"""The model's first code-mode call: the signatures of the two tools it will use (their arguments and results)."""
+"""A first code-mode call for the signatures of the two tools, which a model needs only when the description lists
+tool names without signatures (a catalogue past ``SIGNATURES_BUDGET_CHARS``): counted apart, not in the total."""
 TASK = f"""\
 const {{ records }} = await tools.records.list_records({{ limit: 200 }});
 const top = records.filter((r) => r.status === 'open').sort((a, b) => b.amount - a.amount).slice(0, {TOP});
@@ -153,10 +154,13 @@ async def _one_by_one(servers: CodeModeServers, listed: dict[str, types.Tool]) -
     return transcript, total, names
 
 
-async def _code_mode(servers: CodeModeServers, code_tool: types.Tool) -> tuple[Transcript, dict[str, Any], int]:
+async def _code_mode(
+    servers: CodeModeServers, code_tool: types.Tool, describe: bool = False
+) -> tuple[Transcript, dict[str, Any], int]:
     transcript = Transcript([])
     transcript.add(f"{TOOL} listing read", "read", visible(code_tool))
-    for part, code in (("`$describe` of the two tools", DESCRIBE), ("the task's code", TASK)):
+    steps = (("`$describe` of the two tools", DESCRIBE),) if describe else ()
+    for part, code in (*steps, ("the task's code", TASK)):
         transcript.add(f"{part}: call written", "write", call_text(TOOL, {"code": code}))
         result = await servers.sandbox.client.call_tool(TOOL, {"code": code})
         if result.is_error or result.structured_content is None or not result.structured_content.get("ok"):
@@ -169,8 +173,13 @@ async def _code_mode(servers: CodeModeServers, code_tool: types.Tool) -> tuple[T
 
 def _context_row(key: str, title: str, transcript: Transcript, count: Callable[[str], int], how: str) -> Row:
     turns = transcript.turns()
-    return Row(key, f"{title}: context read over {turns} turns{how}", "tokens", [float(transcript.context(count))],
-               note="modelled: each turn re-reads the transcript so far, no prompt caching")  # fmt: skip
+    return Row(
+        key,
+        f"{title}: context read over {turns} turns{how}",
+        "tokens",
+        [float(transcript.context(count))],
+        note="modelled: each turn re-reads the transcript so far, no prompt caching",
+    )
 
 
 def _rows(section: Section, prefix: str, title: str, transcript: Transcript, count: Callable[[str], int]) -> None:
@@ -194,22 +203,49 @@ async def measure(progress: Progress, servers: CodeModeServers) -> Section:
     listed, code_tool = await _tools(servers)
     direct, total, names = await _one_by_one(servers, listed)
     code, value, code_calls = await _code_mode(servers, code_tool)
+    described, _, _ = await _code_mode(servers, code_tool, describe=True)
+    every_tool = sum(count(visible(tool)) for tool in listed.values())
     _rows(section, "one_by_one", "one by one", direct, count)
+    listings = direct.tokens(count)["tool listings read"]
+    desktop = sum(count(text) for _part, _direction, text in direct.parts) - listings + every_tool
+    section.rows.append(
+        Row(
+            "one_by_one_desktop_total",
+            "one by one, every records tool listed (a desktop client): total",
+            "tokens",
+            [float(desktop)],
+            note=f"{every_tool} listing tokens instead of {listings}",
+        )
+    )
     _rows(section, "code_mode", "code mode", code, count)
+    code_total = sum(count(text) for _part, _direction, text in code.parts)
+    section.rows.append(Row("code_mode_desktop", "code mode against the desktop listing: total", "tokens",
+                            [float(code_total)]))  # fmt: skip
+    described_total = sum(count(text) for _part, _direction, text in described.parts)
+    section.rows.append(
+        Row(
+            "code_mode_described_total",
+            "code mode with a `$describe` call first: total",
+            "tokens",
+            [float(described_total)],
+            note="what a catalogue listed by names only costs this task",
+        )
+    )
     section.rows.append(_context_row("one_by_one_context", "one by one", direct, count, ", one call a turn"))
     section.rows.append(
         _context_row("one_by_one_batched", "one by one", direct.batched(1), count, f", the {TOP} get_record together")
     )
     section.rows.append(_context_row("code_mode_context", "code mode", code, count, ""))
     section.compare("code_mode_total", "one_by_one_total", short="one by one: total")
+    section.compare("code_mode_desktop", "one_by_one_desktop_total", short="one by one, desktop listing")
+    section.compare("code_mode_described_total", "one_by_one_total", short="one by one: total")
     section.compare("one_by_one_batched", "one_by_one_context", short="one call a turn")
     section.compare("code_mode_context", "one_by_one_batched", short=f"one by one, {TOP} get_record together")
-    for key in ("code_mode_total", "code_mode_context"):
+    for key in ("code_mode_total", "code_mode_desktop", "code_mode_described_total", "code_mode_context"):
         row = section.row(key)
         if row is not None and row.ratio is not None:
             row.note = f"{(1 - row.ratio) * 100:.1f}% fewer" + (f"; {row.note}" if row.note else "")
     agree = math.isclose(value["total"], total, abs_tol=0.005) and value["names"] == names
-    every_tool = sum(count(visible(tool)) for tool in listed.values())
     listing = next(text for part, _direction, text in direct.parts if part == "tool results read")
     results = direct.tokens(count)["tool results read"]
     section.notes.extend(
@@ -227,8 +263,9 @@ async def measure(progress: Progress, servers: CodeModeServers) -> Section:
             f"is {count(listing):,} of the one-by-one results' {results:,} tokens.",
             f"One by one counts the listings of the two records tools it calls; the records test server lists "
             f"{len(listed)} tools ({every_tool} tokens), which a client connected to it would show the model. Code "
-            f"mode counts {TOOL}'s listing once (it names every records tool) and a first call of `$describe` for the "
-            "signatures of the two tools it uses.",
+            f"mode counts {TOOL}'s listing once: it carries every records tool's compact signature (the catalogue "
+            "is within `SIGNATURES_BUDGET_CHARS`), so the task's code is the first call; the row with a `$describe` "
+            "call first is what a catalogue listed by names only would cost.",
         ]
     )
     if not agree:

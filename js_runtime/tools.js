@@ -7,6 +7,9 @@
 // consent, schema, limits); the names known here only give a precise error for a typo before
 // any call is made. A failed call rejects with a ToolError (`server`, `tool`, `code`, and the
 // upstream's own text as its message), a global too so that `e instanceof ToolError` works.
+// A tool whose name is not an identifier can also be called by its declared name, the one
+// `$describe` gives (`get_sum` for `get-sum`). Every result has `.content`, the MCP content
+// blocks (see toolValue and sandbox_server/upstream/values.py).
 
 
 class ToolError extends ErrorCtor {
@@ -48,6 +51,80 @@ function defineTools(manifest) {
     return;
   }
   installTools(manifest);
+  installContent();
+}
+
+// `.content` of a string: the one text block a plain-text result is made of, so that code written
+// for MCP's CallToolResult (`res.content[0].text`) works on every result. A getter that is not
+// enumerable, defined once per isolate.
+function installContent() {
+  if (ReflectGetOwnPropertyDescriptor(StringPrototype, 'content') !== undefined) return;
+  ReflectDefineProperty(StringPrototype, 'content', {
+    __proto__: null,
+    configurable: true,
+    enumerable: false,
+    get() { return typeof this === 'string' || isStringObject(this) ? textBlocks('' + this) : undefined; },
+  });
+}
+
+function isStringObject(value) {
+  try {
+    StringPrototypeValueOf(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function hasOwnKey(object, key) {
+  return ReflectGetOwnPropertyDescriptor(object, key) !== undefined;
+}
+
+function textBlocks(text) {
+  return [{ type: 'text', text }];
+}
+
+// The value code gets for a host answer of tools.call (the shapes of upstream/values.py).
+function toolValue(answer) {
+  if (answer === null || typeof answer !== 'object') return answer;
+  if (hasOwnKey(answer, 'structured')) {
+    const value = answer.structured;
+    const blocks = answer.content;
+    if (value !== null && typeof value === 'object' && !hasOwnKey(value, 'content')) {
+      if (blocks === 'json') {
+        ReflectDefineProperty(value, 'content', { __proto__: null, configurable: true, enumerable: false,
+          get() { return textBlocks(JSONStringify(value)); } });
+      } else {
+        ReflectDefineProperty(value, 'content', { __proto__: null, value: blocks, writable: true,
+          configurable: true, enumerable: false });
+      }
+    }
+    return value;
+  }
+  if (hasOwnKey(answer, 'json')) {
+    const value = answer.json;
+    const text = '' + answer.text;
+    if (value !== null && typeof value === 'object') {
+      if (!hasOwnKey(value, 'content')) {
+        ReflectDefineProperty(value, 'content', { __proto__: null, value: textBlocks(text), writable: true,
+          configurable: true, enumerable: false });
+      }
+      // The text itself, so that JSON.parse(result) and `${result}` work as they would on the text.
+      ReflectDefineProperty(value, 'toString', { __proto__: null, value: () => text, writable: true,
+        configurable: true, enumerable: false });
+    }
+    return value;
+  }
+  if (hasOwnKey(answer, 'text')) return '' + answer.text;
+  const blocks = ArrayIsArray(answer.content) ? answer.content : [];
+  const texts = list();
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i];
+    if (block !== null && typeof block === 'object' && block.type === 'text' && typeof block.text === 'string') {
+      ArrayPrototypePush(texts, block.text);
+    }
+  }
+  return { content: blocks, text: ArrayPrototypeJoin(texts, '\n') };
 }
 
 function installTools(manifest) {
@@ -68,7 +145,8 @@ function installTools(manifest) {
       const value = target[key];
       if (value !== undefined || isProbe(key)) return value;
       throw new ToolError('there is no server named ' + JSONStringify(key) + ' in `tools`; its servers are: ' +
-        listing + '. tools.$search(words) finds a tool by what it does', { __proto__: null, server: key });
+        listing + '. tools.$search(words) finds a tool by what it does',
+        { __proto__: null, server: key, code: 'unknown_server' });
     },
     set() { return false; },
     defineProperty() { return false; },
@@ -85,6 +163,14 @@ function serverObject(server) {
   for (let i = 0; i < toolNames.length; i++) {
     const name = toolNames[i];
     if (typeof name === 'string') target[name] = toolFunction(serverName, name);
+  }
+  const aliases = server.aliases !== null && typeof server.aliases === 'object' ? server.aliases : {};
+  const declared = ObjectKeys(aliases);
+  for (let i = 0; i < declared.length; i++) {
+    const real = aliases[declared[i]];
+    if (typeof real === 'string' && target[real] !== undefined && target[declared[i]] === undefined) {
+      target[declared[i]] = target[real];
+    }
   }
   // A server that was not reachable when the run began: its tools are unknown here, so any name
   // is tried, and the host says whether the server answers now.
@@ -104,7 +190,7 @@ function serverObject(server) {
       }
       throw new ToolError('server ' + JSONStringify(serverName) + ' has no tool named ' + JSONStringify(key) +
         '; its tools are: ' + listing + '. tools.$search(words) finds a tool by what it does',
-        { __proto__: null, server: serverName, tool: key });
+        { __proto__: null, server: serverName, tool: key, code: server.unusable === true ? 'unavailable' : 'unknown_tool' });
     },
     set() { return false; },
     defineProperty() { return false; },
@@ -125,8 +211,9 @@ function toolFunction(serverName, toolName) {
       } catch (error) {
         return PromiseReject(error);
       }
-      return toolCall('tools.call', { __proto__: null, server: serverName, tool: toolName, arguments: copy },
-        serverName, toolName);
+      return ReflectApply(PromisePrototypeThen, toolCall('tools.call',
+        { __proto__: null, server: serverName, tool: toolName, arguments: copy }, serverName, toolName),
+      asList([toolValue]));
     },
   };
   return holder[toolName];
@@ -188,6 +275,7 @@ function toolCall(kind, payload, serverName, toolName) {
         fields.code = error.name;
       }
     }
+    if (typeof fields.code !== 'string') fields.code = 'error';
     if (serverName !== undefined && fields.server === undefined) fields.server = serverName;
     if (toolName !== undefined && fields.tool === undefined) fields.tool = toolName;
     throw new ToolError(error !== null && typeof error === 'object' && typeof error.message === 'string'

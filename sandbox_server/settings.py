@@ -70,7 +70,7 @@ DEFAULT_MAX_CONSENT_ARGUMENT_CHARS = 10_000
 """Largest arguments, in characters of the JSON shown, that the user is asked to consent to (``confirm``): the
 question shows them in full; a call with larger ones is refused, never shown shortened."""
 MAX_HOST_REQUEST_BYTES = 1_048_576
-"""Largest request (its arguments as JSON) one such call may send."""
+"""Default largest request (its arguments as JSON) one such call may send (setting ``max_tool_argument_bytes``)."""
 DEFAULT_MAX_QUEUE_WAIT_S = 30.0
 """Seconds a call may wait for a free JavaScript worker before it is answered that the server is busy."""
 DEFAULT_STATE_TTL_S = 600.0
@@ -220,6 +220,12 @@ class Settings(BaseSettings):
         ge=1_024,
         le=64 * 2**20,
         description="largest upstream tool result, in bytes of JSON",
+    )
+    max_tool_argument_bytes: int = Field(
+        MAX_HOST_REQUEST_BYTES,
+        ge=1_024,
+        le=64 * 2**20,
+        description="largest arguments of one upstream tool call, in bytes of JSON",
     )
     max_consent_argument_chars: int = Field(
         DEFAULT_MAX_CONSENT_ARGUMENT_CHARS,

@@ -202,7 +202,7 @@ async def test_runtime_errors_report_name_message_position_and_a_trimmed_stack(
     assert (error["line"], error["column"]) == (line, column)
     assert f"main.js:{line}:{column}" in error["stack"]
     assert "js_runtime" not in error["stack"] and "<anonymous>" not in error["stack"]
-    assert text.startswith("Error: Uncaught exception: TypeError")
+    assert text.startswith(f"Error: Uncaught exception at line {line}, column {column}: TypeError")
 
 
 async def test_output_printed_before_an_error_is_kept(client: Client) -> None:

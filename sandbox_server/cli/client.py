@@ -160,6 +160,8 @@ async def tools_command(
                 for tool in listed.tools:
                     summary = (tool.description or "").split("\n")[0]
                     sys.stdout.write(f"{tool.name}: {tool.title or ''}\n    {summary}\n")
+                    for line in upstream_listing(tool.description or ""):
+                        sys.stdout.write(f"    {line}\n")
             return 0
         images = ImageFiles(Path(args.save_images) if args.save_images else None)
         any_error = False
@@ -184,6 +186,14 @@ async def tools_command(
     if args.json:
         write_json(answered[0] if len(calls) == 1 else answered)
     return 1 if any_error else 0
+
+
+def upstream_listing(description: str) -> list[str]:
+    """The lines of a code-mode description that list the other servers' tools as the code calls them (``tools.x:``
+    and the signatures under it), or none for any other tool."""
+    lines = description.split("\n")
+    start = next((index for index, line in enumerate(lines) if line.startswith(("tools.", "tools["))), None)
+    return [] if start is None else lines[start:]
 
 
 def write_json(document: object) -> None:

@@ -8,12 +8,18 @@ import json
 import sys
 
 from sandbox_server.settings import Settings
-from sandbox_server.upstream.config import load_upstream_config
+from sandbox_server.upstream.config import ServerConfig, load_upstream_config
 from sandbox_server.upstream.directory import Directory
 from sandbox_server.upstream.group import Upstreams
 from sandbox_server.upstream.policy import decide, effects
 
 __all__ = ["upstream_command"]
+
+
+def _side_effects(config: ServerConfig) -> str | dict[str, str]:
+    if not config.per_tool:
+        return config.side_effects
+    return {**dict(config.per_tool), "*": config.side_effects}
 
 
 async def upstream_command(settings: Settings, as_json: bool) -> int:
@@ -33,7 +39,9 @@ async def upstream_command(settings: Settings, as_json: bool) -> int:
                 "server": upstream.name,
                 "state": upstream.state,
                 "reason": upstream.reason,
-                "sideEffects": upstream.config.side_effects,
+                "transport": upstream.config.transport,
+                "sideEffects": _side_effects(upstream.config),
+                "ignoredKeys": list(upstream.config.ignored),
                 "tools": [
                     {
                         "name": tool.name,
@@ -51,7 +59,8 @@ async def upstream_command(settings: Settings, as_json: bool) -> int:
     else:
         for entry in report:
             state = entry["state"] if entry["reason"] is None else f"{entry['state']}: {entry['reason']}"
-            sys.stdout.write(f"{entry['server']} ({state}; sideEffects {entry['sideEffects']})\n")
+            policy = json.dumps(entry["sideEffects"])
+            sys.stdout.write(f"{entry['server']} ({state}; sideEffects {policy})\n")
             for tool in entry["tools"]:  # type: ignore[attr-defined]
                 sys.stdout.write(f"    {tool['name']}: {tool['access']} ({tool['effects']})\n")
             hidden = entry["hidden"]

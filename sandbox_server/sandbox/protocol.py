@@ -106,7 +106,7 @@ class HostService:
         handler: Answers each call.
         calls: Calls one execution may make in all; ``calls_setting`` is the setting that sets it.
         in_flight: Calls that may be in progress at once (more wait in the worker).
-        request_bytes: Largest request (as JSON text) a call may send.
+        request_bytes: Largest request (as JSON text) a call may send; ``request_setting`` is the setting that sets it.
     """
 
     handler: HostHandler
@@ -114,6 +114,7 @@ class HostService:
     calls_setting: str
     in_flight: int
     request_bytes: int
+    request_setting: str = "max_tool_argument_bytes"
 
     def limits_message(self) -> dict[str, Any]:
         """The limits as a run request carries them."""
@@ -122,6 +123,7 @@ class HostService:
             "callsSetting": self.calls_setting,
             "inFlight": self.in_flight,
             "requestBytes": self.request_bytes,
+            "requestSetting": self.request_setting,
         }
 
 

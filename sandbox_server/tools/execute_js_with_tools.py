@@ -66,16 +66,26 @@ def _output_schema() -> dict[str, Any]:
 
 def _description(settings: Settings, directory: Directory) -> str:
     return f"""\
-Like execute_js (same arguments, result and limits), plus a global `tools` to call other MCP servers' tools from \
-the code. `await tools.server.tool({{...}})` (or \
-`tools["my-server"]["my-tool"](args)`) gives the tool's structured result, else its JSON or text; a failure or \
-refusal throws ToolError (message, server, tool, code). Run independent calls together with Promise.all; return \
-only what the answer needs. `await tools.$search("words")` finds tools, `await tools.$describe("server.tool")` \
-gives a TypeScript signature. Per execution: at most {settings.max_tool_calls} calls, \
-{settings.max_calls_in_flight} at once, {settings.tool_call_timeout_s:g} s each. Tools with side effects run only \
-where the user's configuration allows (some ask the user first).
-Servers:
+Like execute_js, plus a global `tools` to call other MCP servers' tools from the code: \
+`await tools.server.tool({{...}})` (`tools["my server"]["get-item"](args)` for other names). A result is its \
+structured value, else its text (a JSON object or array comes parsed), else {{content, text}} for images and \
+resources; every result has .content (the MCP content blocks). A failure or refusal throws ToolError (message, \
+code, server, tool). Run independent calls together with Promise.all; return only what the answer needs. \
+`await tools.$search("words")` finds tools, `await tools.$describe("server.tool")` gives the full TypeScript \
+declaration. Per execution: at most {settings.max_tool_calls} calls, {settings.max_calls_in_flight} at once, \
+{settings.tool_call_timeout_s:g} s each.
 {directory.listing()}"""
+
+
+_ARGUMENT_NOTES = {
+    "code": "JavaScript or TypeScript; the last expression's value is the result (top-level await works).",
+    "timeout_ms": "Time limit in ms.",
+    "input": "JSON data, as the global `input`.",
+    "session": "A name (or a session.handle) to keep globals between calls.",
+    "reset": "With session: start it anew.",
+    "files": "Data-folder files to give the code.",
+}
+"""One short line per argument: a client may show this tool without execute_js beside it."""
 
 
 def execute_js_with_tools_tool(
@@ -91,6 +101,9 @@ def execute_js_with_tools_tool(
     """The tool over ``directory``'s upstream servers, on the same worker pool as ``execute_js`` (and with the same
     npm ``packages``); with ``paused``, runs that need the user's consent on the current revision pause and resume."""
     schema = input_schema(settings, folder is not None, brief=True)
+    for key, value in schema["properties"].items():
+        if key in _ARGUMENT_NOTES:
+            value["description"] = _ARGUMENT_NOTES[key]
 
     def refresh() -> tuple[str, types.ToolAnnotations]:
         return _description(settings, directory), directory.annotations()

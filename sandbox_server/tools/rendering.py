@@ -79,10 +79,9 @@ def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -
     message = error.get("message") or ""
     label = "Syntax error" if kind == "syntax" else "Uncaught exception"
     summary = f"{name}: {message}"
-    if _LINE_BREAK.search(summary) is None and summary.endswith("."):
+    # The position comes before the message, never glued onto its last sentence (an upstream's own words).
+    if _LINE_BREAK.search(summary) is None:
         text = f"{label}{_position(error)}: {summary}"
-    elif _LINE_BREAK.search(summary) is None:
-        text = f"{label}: {summary}{_position(error)}."
     else:
         text = f"{label}{_position(error)}:\n{fenced(summary)}"
     stack = error.get("stack")

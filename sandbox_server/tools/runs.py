@@ -38,7 +38,7 @@ from sandbox_server.sessions import (
     StateNotKept,
     is_handle,
 )
-from sandbox_server.settings import MAX_HOST_REQUEST_BYTES, Settings
+from sandbox_server.settings import Settings
 from sandbox_server.tools.host_calls import HostDispatcher
 from sandbox_server.tools.images import show
 from sandbox_server.tools.rendering import render_outcome
@@ -395,7 +395,7 @@ def _host_service(settings: Settings, handler: HostHandler) -> HostService:
         calls=settings.max_tool_calls,
         calls_setting="max_tool_calls",
         in_flight=settings.max_calls_in_flight,
-        request_bytes=MAX_HOST_REQUEST_BYTES,
+        request_bytes=settings.max_tool_argument_bytes,
     )
 
 

@@ -53,9 +53,11 @@ class ToolInfo:
     input_schema: object = None
     output_schema: object = None
     annotations: Mapping[str, object] = field(default_factory=dict)
+    access: str = "call"
+    """What the user's policy lets code do with it: ``call``, ``confirm`` (asks the user first) or ``refuse``."""
 
     @classmethod
-    def from_mcp(cls, server: str, tool: mcp_types.Tool | Mapping[str, Any]) -> ToolInfo:
+    def from_mcp(cls, server: str, tool: mcp_types.Tool | Mapping[str, Any], access: str = "call") -> ToolInfo:
         """The info of ``tool``, given as the SDK's ``Tool`` or as the wire dict of a ``tools/list`` entry."""
         if isinstance(tool, mcp_types.Tool):
             annotations = tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else {}
@@ -67,6 +69,7 @@ class ToolInfo:
                 input_schema=tool.input_schema,
                 output_schema=tool.output_schema,
                 annotations=annotations,
+                access=access,
             )
         wire: Mapping[str, Any] = tool if isinstance(tool, Mapping) else {}
         raw = wire.get("annotations")
@@ -80,6 +83,7 @@ class ToolInfo:
             input_schema=get("inputSchema") if "inputSchema" in wire else get("input_schema"),
             output_schema=get("outputSchema") if "outputSchema" in wire else get("output_schema"),
             annotations=notes,
+            access=access,
         )
 
     @property

@@ -5,20 +5,28 @@ The file is the JSON that MCP clients already use, so a user can point ``--upstr
     {"mcpServers": {"files": {"command": "npx", "args": ["-y", "some-server"], "env": {"TOKEN": "${TOKEN}"}},
                     "search": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${KEY}"}}}}
 
-VS Code's ``{"servers": {...}}`` with ``"type": "stdio" | "http"`` is read too. Two keys per server are ours:
-``tools`` (names or ``fnmatch`` patterns of the tools to expose; default all) and ``sideEffects`` (what to do
-with a tool that may change something: ``"refuse"``, the default, ``"confirm"`` or ``"allow"``).
+VS Code's ``{"servers": {...}}`` is read too, with ``"type": "stdio" | "http" | "sse"`` (Cline's ``transportType``
+and Windsurf's ``serverUrl`` as well). Keys per server that are ours: ``tools`` (names or ``fnmatch`` patterns of
+the tools to expose; default all), ``disabledTools`` (names or patterns to hide), ``sideEffects`` (what to do with
+a tool that may change something: ``"refuse"``, the default, ``"confirm"`` or ``"allow"``, or an object of those by
+tool name or pattern, ``"*"`` for the rest) and ``timeout`` (seconds one call of the server's tools may take).
+Keys of other clients that change nothing here are ignored, and named in the log.
 
-``${VAR}``, ``${env:VAR}`` and ``${VAR:-default}`` in ``command``, ``args``, ``env``, ``cwd``, ``url`` and
-``headers`` are replaced from this process's environment. Values that came from there, and every ``env`` and
-``headers`` value, are treated as secrets: :meth:`ServerConfig.redact` hides them and ``repr`` never shows them.
+``${VAR}``, ``${env:VAR}`` and ``${VAR:-default}`` in ``command``, ``args``, ``env``, ``cwd``, ``envFile``, ``url``
+and ``headers`` are replaced from this process's environment. Values that came from there or from an ``envFile``,
+and every ``env`` and ``headers`` value, are treated as secrets: :meth:`ServerConfig.redact` hides them and
+``repr`` never shows them.
+
+Only a file that cannot be read as a whole is an error (:class:`UpstreamConfigError`). An entry this server cannot
+use (an unknown transport, another client's ``${input:...}``, a missing variable, a wrong value) becomes a
+:class:`ServerConfig` with a ``problem``: its server is listed as unavailable with that reason, the others work.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -28,47 +36,37 @@ from typing import Any, Literal, NoReturn, cast, get_args
 from urllib.parse import urlsplit
 
 from sandbox_server.errors import ConfigurationError
+from sandbox_server.upstream.entries import Entry, EntryProblem, kind_of
+from sandbox_server.upstream.escapes import is_hidden, visible
+from sandbox_server.upstream.itself import runs_this_server
+from sandbox_server.upstream.transports import KINDS, TransportKind
 
 __all__ = [
-    "SERVER_NAME_PATTERN",
+    "MAX_SERVER_NAME",
     "ServerConfig",
     "SideEffects",
     "UpstreamConfigError",
     "load_upstream_config",
     "parse_upstream_config",
+    "unusable_name",
 ]
 
+logger = logging.getLogger("sandbox_server.upstream")
+
 SideEffects = Literal["refuse", "confirm", "allow"]
-Transport = Literal["stdio", "http"]
 
-SERVER_NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-"""A server name is a key of the JavaScript ``tools`` object: ``tools.files`` or ``tools["my-server"]``."""
-RESERVED_NAMES = frozenset({"__proto__", "constructor", "prototype"})
-"""Names that would reach an object's prototype machinery in JavaScript rather than a property of our own."""
+MAX_SERVER_NAME = 100
+RESERVED_NAMES = frozenset({"__proto__", "constructor", "prototype", "then", "toJSON", "valueOf", "toString"})
+"""Names that would reach an object's prototype machinery in JavaScript, or make ``tools`` look like a promise or
+a value with its own conversion, rather than a property of our own."""
 
-STDIO_KEYS = frozenset({"command", "args", "env", "cwd"})
-HTTP_KEYS = frozenset({"url", "headers"})
-POLICY_KEYS = frozenset({"tools", "sideEffects"})
-COMMON_KEYS = frozenset({"type", "transportType", "disabled"})
-IGNORED_KEYS = frozenset({"timeout", "autoApprove", "alwaysAllow", "description"})
-"""Keys other clients write that change nothing here: their own timeouts, their own approval lists (our policy
-is ``sideEffects``, and an approval list of another client must not widen it), a human note."""
-ACCEPTED_KEYS = STDIO_KEYS | HTTP_KEYS | POLICY_KEYS | COMMON_KEYS | IGNORED_KEYS
-REFUSED_KEYS = {
-    "disabledTools": 'list the tools to expose in "tools" instead',
-    "envFile": 'put the variables in "env" (values may be ${VAR} from this process\'s environment)',
-    "serverUrl": 'use "url"',
-}
-"""Keys a reader might expect to work that we do not honour; ignoring them could expose or break something."""
-TRANSPORT_TYPES: dict[str, Transport] = {
-    "stdio": "stdio",
-    "http": "http",
-    "streamable-http": "http",
-    "streamableHttp": "http",
-}
-_VARIABLE = re.compile(r"\$\{([^}]*)\}")
-_MIN_SECRET_LENGTH = 4
-"""Shorter values (``"1"``, ``"on"``) would blank out ordinary text wherever they occur, and guess in one try."""
+POLICY_KEYS = frozenset({"tools", "disabledTools", "sideEffects", "timeout"})
+COMMON_KEYS = frozenset({"type", "transportType", "disabled", "serverUrl"})
+IGNORED_KEYS = frozenset({"autoApprove", "alwaysAllow", "description", "name", "trust"})
+"""Keys other clients write that change nothing here and are not worth a warning: their own approval lists (our
+policy is ``sideEffects``, and an approval list of another client must not widen it), a human note."""
+TRANSPORT_KEYS = frozenset().union(*(kind.keys for kind in KINDS))
+MAX_TIMEOUT_S = 86_400.0
 
 
 class UpstreamConfigError(ConfigurationError, ValueError):
@@ -80,7 +78,9 @@ class ServerConfig:
     """One upstream server: how to reach it, and which of its tools code may call."""
 
     name: str
-    transport: Transport
+    transport: str
+    """The kind of transport (``stdio``, ``http``, ``sse``; see ``upstream/transports``), or ``""`` when the entry
+    is unusable before that could be said."""
     command: str | None = None
     args: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), hash=False)
@@ -89,13 +89,37 @@ class ServerConfig:
     headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     tools: tuple[str, ...] | None = None
     """Names or ``fnmatch`` patterns (case-sensitive) of the tools to expose; ``None`` exposes all."""
+    hidden: tuple[str, ...] = ()
+    """Names or patterns of tools never exposed (``disabledTools``), whatever ``tools`` says."""
     side_effects: SideEffects = "refuse"
+    """What a tool that is not read-only may do, unless ``per_tool`` names it."""
+    per_tool: tuple[tuple[str, SideEffects], ...] = ()
+    """``sideEffects`` given by tool name or pattern: each applies to the tools it names, read-only or not."""
+    timeout_s: float | None = None
+    """Seconds one call of this server's tools may take (``timeout``); None for the setting ``tool_call_timeout_s``."""
+    problem: str | None = None
+    """Why the entry cannot be used; such a server is never started and is listed as unavailable."""
+    ignored: tuple[str, ...] = ()
+    """Keys of the entry that change nothing here."""
     secrets: frozenset[str] = field(default=frozenset(), compare=False)
-    """Values taken from the environment by ``${VAR}``; hidden wherever this config is shown."""
+    """Values taken from the environment by ``${VAR}`` or from an env file; hidden wherever this config is shown."""
 
     def exposes(self, tool_name: str) -> bool:
         """Whether the policy lets code see and call the tool of this name."""
+        if any(fnmatchcase(tool_name, pattern) for pattern in self.hidden):
+            return False
         return self.tools is None or any(fnmatchcase(tool_name, pattern) for pattern in self.tools)
+
+    def named_policy(self, tool_name: str) -> SideEffects | None:
+        """The ``sideEffects`` the entry gives this tool by name (an exact name first, then the longest matching
+        pattern), or None when only the default applies."""
+        best: tuple[int, SideEffects] | None = None
+        for pattern, access in self.per_tool:
+            if pattern == tool_name:
+                return access
+            if fnmatchcase(tool_name, pattern) and (best is None or len(pattern) > best[0]):
+                best = (len(pattern), access)
+        return None if best is None else best[1]
 
     def redact(self, text: str) -> str:
         """``text`` with every secret this config holds (env and header values, expanded variables) hidden."""
@@ -105,22 +129,36 @@ class ServerConfig:
         return text
 
     @property
+    def kind(self) -> TransportKind | None:
+        return next((kind for kind in KINDS if kind.name == self.transport), None)
+
+    @property
     def target(self) -> str:
         """Where the server is, safe to log and to show: the command (no arguments) or the URL's scheme, host and port
         (its path, query and user info are left out: users put tokens in all three)."""
-        if self.transport == "stdio":
-            return self.redact(self.command or "")
-        return self.redact(safe_url(self.url or ""))
+        if self.command is not None:
+            return self.redact(self.command)
+        if self.url is not None:
+            return self.redact(safe_url(self.url))
+        return ""
 
     def __repr__(self) -> str:
         parts = [f"name={self.name!r}", f"transport={self.transport!r}"]
-        if self.transport == "stdio":
+        if self.command is not None:
             parts += [f"command={self.target!r}", f"args=<{len(self.args)} arguments>"]
             parts += [f"env=<keys {sorted(self.env)}>", f"cwd={self.cwd and self.redact(self.cwd)!r}"]
-        else:
+        elif self.url is not None:
             parts += [f"url={self.target!r}", f"headers=<keys {sorted(self.headers)}>"]
         parts += [f"tools={self.tools!r}", f"side_effects={self.side_effects!r}"]
+        if self.per_tool:
+            parts.append(f"per_tool={dict(self.per_tool)!r}")
+        if self.problem is not None:
+            parts.append(f"problem={self.problem!r}")
         return f"ServerConfig({', '.join(parts)})"
+
+
+_MIN_SECRET_LENGTH = 4
+"""Shorter values (``"1"``, ``"on"``) would blank out ordinary text wherever they occur, and guess in one try."""
 
 
 def safe_url(url: str) -> str:
@@ -151,215 +189,186 @@ def load_upstream_config(path: Path) -> list[ServerConfig]:
         ) from exc
     except _DuplicateKey as exc:
         raise UpstreamConfigError(f"{source}: the key {exc.args[0]!r} appears twice in one object") from exc
-    return parse_upstream_config(data, source)
+    return parse_upstream_config(data, source, folder=path.parent)
 
 
-def parse_upstream_config(data: object, source: str, *, environ: Mapping[str, str] | None = None) -> list[ServerConfig]:
-    """Check already-parsed config ``data``; ``source`` names it in errors, ``environ`` defaults to ``os.environ``.
+def parse_upstream_config(
+    data: object, source: str, *, environ: Mapping[str, str] | None = None, folder: Path | None = None
+) -> list[ServerConfig]:
+    """Check already-parsed config ``data``; ``source`` names it in errors, ``environ`` defaults to ``os.environ``,
+    ``folder`` is where relative ``envFile`` paths are read from.
 
     Servers with ``"disabled": true`` are left out. Top-level keys other than ``mcpServers`` and ``servers`` are
-    ignored, so a client's whole settings file (``claude_desktop_config.json``) can be used as it is.
+    ignored, so a client's whole settings file (``claude_desktop_config.json``) can be used as it is. An entry that
+    cannot be used gives a config with its ``problem`` (logged here); only a file that holds no object of servers
+    raises.
     """
     if environ is None:
         environ = os.environ
     if not isinstance(data, dict):
-        _fail(source, None, None, f"the file must hold a JSON object, not {_kind(data)}", '{"mcpServers": {...}}')
+        _fail(source, f"the file must hold a JSON object, not {kind_of(data)}", '{"mcpServers": {...}}')
     present = [key for key in ("mcpServers", "servers") if key in data]
     if len(present) != 1:
         problem = "has both" if present else "has neither"
-        _fail(source, None, None, f"the object {problem} of the keys", '"mcpServers" (or VS Code\'s "servers")')
+        _fail(source, f"the object {problem} of the keys", '"mcpServers" (or VS Code\'s "servers")')
     servers = data[present[0]]
     if not isinstance(servers, dict):
-        _fail(source, None, present[0], f"must be an object of servers by name, not {_kind(servers)}", "{}")
+        _fail(f"{source}: key {present[0]!r}", f"must be an object of servers by name, not {kind_of(servers)}", "{}")
     configs = []
     for name, entry in servers.items():
-        config = _parse_server(source, name, entry, environ)
-        if config is not None:
-            configs.append(config)
+        config = _parse_server(name, entry, environ, folder)
+        if config is None:
+            continue
+        if config.problem is not None:
+            logger.warning(
+                "%s: server %s cannot be used: %s", visible(source), visible(repr(name)), visible(config.problem)
+            )
+        elif config.ignored:
+            logger.warning(
+                "%s: server %s: keys ignored here: %s",
+                visible(source),
+                visible(repr(name)),
+                visible(", ".join(config.ignored)),
+            )
+        configs.append(config)
     return configs
 
 
-def _parse_server(source: str, name: str, entry: object, environ: Mapping[str, str]) -> ServerConfig | None:
-    if not SERVER_NAME_PATTERN.fullmatch(name) or name in RESERVED_NAMES:
-        _fail(
-            source, name, None,
-            "is not a usable server name (code calls it as tools.<name>)",
-            "1 to 64 characters of A-Z a-z 0-9 _ . - (not __proto__, constructor or prototype)",
-        )  # fmt: skip
-    if not isinstance(entry, dict):
-        _fail(source, name, None, f"must be an object, not {_kind(entry)}", '{"command": ...} or {"url": ...}')
-    for key in entry:
-        if key in REFUSED_KEYS:
-            _fail(source, name, key, "is not supported", REFUSED_KEYS[key])
-        if key not in ACCEPTED_KEYS:
-            _fail(source, name, key, "is not a known key", ", ".join(sorted(ACCEPTED_KEYS - IGNORED_KEYS)))
-    disabled = entry.get("disabled", False)
-    if not isinstance(disabled, bool):
-        _fail(source, name, "disabled", f"must be true or false, not {_kind(disabled)}", "true, false")
-    if disabled:
+def unusable_name(name: str) -> str | None:
+    """Why ``name`` cannot name a server (code calls it as ``tools[name]``), or None."""
+    if not 0 < len(name) <= MAX_SERVER_NAME:
+        return f"a server name has 1 to {MAX_SERVER_NAME} characters"
+    if name in RESERVED_NAMES or name.startswith(("$", "@@")):
+        return "the name is reserved in JavaScript objects (__proto__, constructor, then, ...) or starts with $ or @@"
+    if any(is_hidden(char) and char != " " for char in name) or name != name.strip():
+        return "the name holds control, invisible or odd space characters, or starts or ends with a space"
+    return None
+
+
+def _parse_server(name: str, data: object, environ: Mapping[str, str], folder: Path | None) -> ServerConfig | None:
+    if not isinstance(data, dict):
+        return ServerConfig(name=name, transport="", problem=f"the entry must be an object, not {kind_of(data)}")
+    if data.get("disabled") is True:
         return None
-    transport = _transport(source, name, entry)
-    wrong = (HTTP_KEYS if transport == "stdio" else STDIO_KEYS) & entry.keys()
-    if wrong:
-        key = sorted(wrong)[0]
-        accepted = ", ".join(sorted(STDIO_KEYS if transport == "stdio" else HTTP_KEYS))
-        _fail(source, name, key, f"does not apply to a {transport} server", accepted)
-    secrets: set[str] = set()
-
-    def expand(key: str, value: str) -> str:
-        return _expand(source, name, key, value, environ, secrets)
-
-    policy = _policy(source, name, entry)
-    if transport == "stdio":
-        command = _string(source, name, entry, "command")
-        if command is None or not command:
-            _fail(source, name, "command", "is missing or empty", 'the program to run, e.g. "npx"')
-        cwd = _string(source, name, entry, "cwd")
-        config = ServerConfig(
-            name=name,
-            transport="stdio",
-            command=expand("command", command),
-            args=tuple(expand("args", arg) for arg in _strings(source, name, entry, "args")),
-            env=MappingProxyType({k: expand("env", v) for k, v in _string_map(source, name, entry, "env").items()}),
-            cwd=None if cwd is None else expand("cwd", cwd),
-            tools=policy[0],
-            side_effects=policy[1],
-            secrets=frozenset(secrets),
+    entry = Entry(name, data, environ, folder)
+    kind: TransportKind | None = None
+    try:
+        why = unusable_name(name)
+        if why is not None:
+            entry.fail(None, f"has an unusable server name: {why}", "printable names such as my-server or My Files")
+        disabled = data.get("disabled", False)
+        if not isinstance(disabled, bool):
+            entry.fail("disabled", f"must be true or false, not {kind_of(disabled)}", "true, false")
+        if "serverUrl" in data:
+            if "url" in data:
+                entry.fail("serverUrl", 'cannot be given together with "url"', 'one of "url" or "serverUrl"')
+            data = {("url" if key == "serverUrl" else key): value for key, value in data.items()}
+            entry.data = data
+        kind = _kind(entry)
+        wrong = sorted((TRANSPORT_KEYS - kind.keys) & data.keys())
+        if wrong:
+            entry.fail(wrong[0], f"does not apply to a {kind.name} server", ", ".join(sorted(kind.keys)))
+        fields = kind.read(entry)
+        itself = runs_this_server(fields["command"], fields["args"]) if kind.name == "stdio" else None
+        if itself is not None:
+            entry.fail(
+                "command",
+                f"starts this server itself ({itself}): it would start itself again as its own upstream",
+                "another MCP server's command (leave this server's own entry out, or give it \"disabled\": true)",
+            )
+        tools, hidden, default, per_tool = _policy(entry)
+        timeout = _timeout(entry)
+    except EntryProblem as exc:
+        return ServerConfig(
+            name=name, transport=kind.name if kind else "", problem=str(exc), secrets=frozenset(entry.secrets)
         )
-    else:
-        url = _string(source, name, entry, "url")
-        if url is None:
-            _fail(source, name, "url", "is missing", "the server's Streamable HTTP endpoint, http(s)://host/path")
-        url = expand("url", url)
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            _fail(source, name, "url", "is not an http(s) URL", "http://host:port/path or https://host/path")
-        headers = {k: expand("headers", v) for k, v in _string_map(source, name, entry, "headers").items()}
-        config = ServerConfig(
-            name=name,
-            transport="http",
-            url=url,
-            headers=MappingProxyType(headers),
-            tools=policy[0],
-            side_effects=policy[1],
-            secrets=frozenset(secrets),
-        )
-    return config
+    known = TRANSPORT_KEYS | POLICY_KEYS | COMMON_KEYS | IGNORED_KEYS
+    for key in ("env", "headers"):
+        if key in fields:
+            fields[key] = MappingProxyType(fields[key])
+    return ServerConfig(
+        name=name,
+        transport=kind.name,
+        tools=tools,
+        hidden=hidden,
+        side_effects=default,
+        per_tool=per_tool,
+        timeout_s=timeout,
+        ignored=tuple(key for key in data if key not in known),
+        secrets=frozenset(entry.secrets),
+        **fields,
+    )
 
 
-def _transport(source: str, name: str, entry: dict[str, Any]) -> Transport:
-    declared = [(key, entry[key]) for key in ("type", "transportType") if key in entry]
-    inferred: Transport | None = "stdio" if "command" in entry else "http" if "url" in entry else None
+def _kind(entry: Entry) -> TransportKind:
+    declared = [(key, entry.data[key]) for key in ("type", "transportType") if key in entry]
     if "command" in entry and "url" in entry:
-        _fail(source, name, "url", 'cannot be given together with "command"', '"command" (stdio) or "url" (http)')
+        entry.fail("url", 'cannot be given together with "command"', '"command" (stdio) or "url" (http, sse)')
+    chosen: TransportKind | None = next((kind for kind in KINDS if kind.infer(entry)), None)
     for key, value in declared:
-        if value == "sse":
-            _fail(
-                source, name, key,
-                "is \"sse\": the old HTTP+SSE transport is not supported",
-                "a server's Streamable HTTP endpoint (\"type\": \"http\"), or a stdio command",
-            )  # fmt: skip
-        if value not in TRANSPORT_TYPES:
-            _fail(source, name, key, f"has the unknown value {value!r}", ", ".join(f'"{t}"' for t in TRANSPORT_TYPES))
-        if inferred is not None and TRANSPORT_TYPES[value] != inferred:
-            wanted = '"command"' if TRANSPORT_TYPES[value] == "stdio" else '"url"'
-            _fail(source, name, key, f"is {value!r} but the server has no {wanted}", f"{wanted} with this type")
-        inferred = TRANSPORT_TYPES[value]
-    if inferred is None:
-        _fail(source, name, None, "says neither how to start it nor where it is", '"command" (stdio) or "url" (http)')
-    return inferred
+        named = next((kind for kind in KINDS if isinstance(value, str) and value in kind.types), None)
+        if named is None:
+            accepted = ", ".join(f'"{t}"' for kind in KINDS for t in kind.types)
+            entry.fail(key, f"has the unknown value {visible(json.dumps(value))[:100]}", accepted)
+        if chosen is not None and named.local != chosen.local:
+            wanted = '"command"' if named.local else '"url"'
+            entry.fail(key, f"is {value!r} but the server has no {wanted}", f"{wanted} with this type")
+        chosen = named
+    if chosen is None:
+        entry.fail(None, "says neither how to start it nor where it is", '"command" (stdio) or "url" (http, sse)')
+    return chosen
 
 
-def _policy(source: str, name: str, entry: dict[str, Any]) -> tuple[tuple[str, ...] | None, SideEffects]:
+def _policy(
+    entry: Entry,
+) -> tuple[tuple[str, ...] | None, tuple[str, ...], SideEffects, tuple[tuple[str, SideEffects], ...]]:
     tools: tuple[str, ...] | None = None
     if "tools" in entry:
-        patterns = _strings(source, name, entry, "tools")
+        patterns = entry.strings("tools")
         if any(not pattern for pattern in patterns):
-            _fail(source, name, "tools", "contains an empty name", 'tool names or patterns such as "get_*"')
+            entry.fail("tools", "contains an empty name", 'tool names or patterns such as "get_*"')
         tools = tuple(patterns)
-    side_effects = entry.get("sideEffects", "refuse")
+    hidden = tuple(entry.strings("disabledTools"))
     accepted = get_args(SideEffects)
-    if side_effects not in accepted:
-        _fail(source, name, "sideEffects", f"has the value {side_effects!r}", ", ".join(f'"{a}"' for a in accepted))
-    return tools, cast(SideEffects, side_effects)
+    words = ", ".join(f'"{a}"' for a in accepted)
+    value = entry.data.get("sideEffects", "refuse")
+    if isinstance(value, dict):
+        per_tool: list[tuple[str, SideEffects]] = []
+        default: SideEffects = "refuse"
+        for pattern, access in value.items():
+            if access not in accepted or not pattern:
+                entry.fail(
+                    "sideEffects",
+                    f"gives {visible(repr(pattern))[:100]} the value {visible(json.dumps(access))[:60]}",
+                    f'tool names or patterns ("*" for the rest) with {words}',
+                )
+            if pattern == "*":
+                default = cast(SideEffects, access)
+            else:
+                per_tool.append((pattern, cast(SideEffects, access)))
+        return tools, hidden, default, tuple(per_tool)
+    if value not in accepted:
+        entry.fail(
+            "sideEffects", f"has the value {visible(json.dumps(value))[:60]}", f"{words}, or an object of them by tool"
+        )
+    return tools, hidden, cast(SideEffects, value), ()
 
 
-def _expand(source: str, name: str, key: str, value: str, environ: Mapping[str, str], secrets: set[str]) -> str:
-    """Replace ``${VAR}``, ``${env:VAR}`` and ``${VAR:-default}``; a variable's value is never put in a message."""
-
-    def replace(match: re.Match[str]) -> str:
-        body = match.group(1)
-        variable, _, default = body.partition(":-")
-        has_default = ":-" in body
-        if variable.startswith("env:"):
-            variable = variable[4:]
-        elif ":" in variable:
-            _fail(
-                source, name, key,
-                f"uses ${{{body}}}, which only the client that defined it can fill in",
-                "${VAR} or ${env:VAR} from this process's environment",
-            )  # fmt: skip
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", variable):
-            _fail(source, name, key, f"uses ${{{body}}}, which is not a variable name", "${VAR} or ${env:VAR}")
-        if variable in environ:
-            found = environ[variable]
-        elif has_default:
-            found = default
-        else:
-            _fail(
-                source,
-                name,
-                key,
-                f"uses the environment variable {variable} which is not set",
-                "set it, or ${VAR:-default}",
-            )
-        secrets.add(found)
-        return found
-
-    return _VARIABLE.sub(replace, value)
-
-
-def _string(source: str, name: str, entry: dict[str, Any], key: str) -> str | None:
-    value = entry.get(key)
-    if value is not None and not isinstance(value, str):
-        _fail(source, name, key, f"must be a string, not {_kind(value)}", "a JSON string")
-    return value
-
-
-def _strings(source: str, name: str, entry: dict[str, Any], key: str) -> list[str]:
-    value = entry.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        _fail(source, name, key, f"must be a list of strings, not {_kind(value)}", '["...", "..."]')
-    return value
-
-
-def _string_map(source: str, name: str, entry: dict[str, Any], key: str) -> dict[str, str]:
-    value = entry.get(key, {})
-    if not isinstance(value, dict):
-        _fail(source, name, key, f"must be an object of strings, not {_kind(value)}", '{"NAME": "value"}')
-    for item, inner in value.items():
-        if not isinstance(inner, str):
-            # The value itself stays out of the message: it may be a credential.
-            _fail(source, name, key, f"has a value for {item!r} that is {_kind(inner)}", "string values only")
-    return value
-
-
-def _fail(source: str, name: str | None, key: str | None, problem: str, accepted: str) -> NoReturn:
-    where = source + (f": server {name!r}" if name is not None else "") + (f": key {key!r}" if key else "")
-    raise UpstreamConfigError(f"{where} {problem}; accepted: {accepted}")
-
-
-def _kind(value: object) -> str:
+def _timeout(entry: Entry) -> float | None:
+    value = entry.data.get("timeout")
     if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_TIMEOUT_S:
+        entry.fail(
+            "timeout",
+            f"is {visible(json.dumps(value))[:60]}",
+            f"seconds, a number above 0 and at most {MAX_TIMEOUT_S:g}",
+        )
+    return float(value)
+
+
+def _fail(where: str, problem: str, accepted: str) -> NoReturn:
+    raise UpstreamConfigError(f"{where} {problem}; accepted: {accepted}")
 
 
 class _DuplicateKey(Exception):

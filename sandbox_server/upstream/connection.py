@@ -35,11 +35,11 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from sandbox_server.upstream import transport
 from sandbox_server.upstream.config import ServerConfig
 from sandbox_server.upstream.escapes import visible
 from sandbox_server.upstream.failures import CallFailure, UpstreamCallError
 from sandbox_server.upstream.transport import client_info, describe, list_tools, open_transport
+from sandbox_server.upstream.transports import streamable_http
 
 __all__ = [
     "BACKOFF_FIRST_S",
@@ -119,6 +119,15 @@ class Upstream:
         self._closed = False
         self._scope: anyio.CancelScope | None = None
         self._done = anyio.Event()
+        if config.problem is not None:  # never started: the entry says why
+            self.state = "unavailable"
+            self.reason = config.problem
+            self._settled.set()
+
+    @property
+    def usable(self) -> bool:
+        """Whether the config entry can be used at all (an unusable one stays unavailable with its problem)."""
+        return self.config.problem is None
 
     @property
     def closed(self) -> bool:
@@ -209,7 +218,7 @@ class Upstream:
         if exc.code == types.CONNECTION_CLOSED and message.startswith(_SDK_STREAM_FAILED):
             if "byte limit" in message:
                 return UpstreamCallError(
-                    f"{self.name}.{tool} sent a reply of more than {transport.MAX_MESSAGE_BYTES} bytes",
+                    f"{self.name}.{tool} sent a reply of more than {streamable_http.MAX_MESSAGE_BYTES} bytes",
                     reason="too_large",
                 )
             return UpstreamCallError(f"{self.name}.{tool}: the reply could not be read ({message})", reason="protocol")
@@ -220,11 +229,15 @@ class Upstream:
             return UpstreamCallError(self.config.redact(message), reason="protocol", code=exc.code)
         if self._closed:
             return UpstreamCallError(f"{self.name}: the upstream connections were closed", reason="unavailable")
-        what = "server process exited" if self.config.transport == "stdio" else "connection to the server broke"
-        self._lose(live, f"the {what}")
+        what = self._ended()
+        self._lose(live, what)
         return UpstreamCallError(
-            f"the {what} during the call to {self.name}.{tool}; the next call starts it again", reason="crashed"
+            f"{what} during the call to {self.name}.{tool}; the next call starts it again", reason="crashed"
         )
+
+    def _ended(self) -> str:
+        kind = self.config.kind
+        return kind.ended if kind is not None else "the connection to the server broke"
 
     async def _connection(self) -> _Live:
         """The ready connection, asking the owner for a new one when back-off allows."""
@@ -232,6 +245,8 @@ class Upstream:
         while True:
             if self._closed:
                 raise UpstreamCallError(f"{self.name}: the upstream connections were closed", reason="unavailable")
+            if self.config.problem is not None:
+                raise UpstreamCallError(f"{self.name} cannot be used: {self.config.problem}", reason="unavailable")
             live = self._live
             if self.state == "ready" and live is not None and not live.lost.is_set():
                 return live
@@ -355,7 +370,8 @@ class Upstream:
                 self._failed(f"no answer to the MCP handshake within {self._connect_timeout_s:g} s{garbled}")
                 return  # leaving the contexts stops the server; the state is already settled
             except (MCPError, RuntimeError, ValidationError) as exc:
-                ended = "exited" if self.config.transport == "stdio" else "closed the connection"
+                kind = self.config.kind
+                ended = "exited" if kind is not None and kind.local else "closed the connection"
                 self._failed(f"the server {ended} during the MCP handshake" if live.lost.is_set() else
                              f"the MCP handshake failed: {describe(exc, self.config)}")  # fmt: skip
                 return
@@ -395,8 +411,11 @@ class Upstream:
             pass
         finally:
             # Lost first, then close: a call woken by the close must already see the connection as gone.
-            ended = "server process exited" if self.config.transport == "stdio" else "server closed the connection"
-            self._lose(live, f"the {ended}")
+            kind = self.config.kind
+            self._lose(
+                live,
+                "the server process exited" if kind is not None and kind.local else "the server closed the connection",
+            )
             sink.close()
 
     async def _relist(self, live: _Live) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from sandbox_server.upstream.catalog import ToolInfo, json_preview, quote
+from sandbox_server.upstream.signatures import CONTENT_RESULT, result_type
 from sandbox_server.upstream.typescript import (
     array_of,
     comment_text,
@@ -36,6 +37,7 @@ __all__ = [
     "DEFAULT_MAX_CHARS",
     "DEFAULT_MAX_FILE_CHARS",
     "RESULT_WITHOUT_SCHEMA",
+    "TOOL_CONTENT",
     "declaration",
     "declarations",
     "type_of",
@@ -53,10 +55,17 @@ MAX_DOC = 600
 MAX_TOOL_DOC = 2_000
 MAX_LITERAL = 200
 RESULT_WITHOUT_SCHEMA = (
-    "Resolves to the result's structuredContent when there is one, else the parsed JSON of a single text "
-    "block, else its text; other content comes as plain objects."
+    "A tool without an output schema resolves to its text (a JSON object or array in one text block comes parsed), "
+    "or, for images, audio and resources, to ToolContent; every result has .content, its MCP content blocks."
 )
-"""What a tool without an outputSchema returns in the sandbox (the tool layer's contract, stated once here)."""
+"""What a tool without an outputSchema returns in the sandbox: said once in the tool's description, not per tool."""
+TOOL_CONTENT = (
+    'type ToolContent = { content: ({ type: "text"; text: string } | { type: "image" | "audio"; data: string; '
+    'mimeType: string } | { type: "resource_link"; uri: string; name?: string; mimeType?: string } | { type: '
+    '"resource"; resource: { uri: string; mimeType?: string; text?: string; blob?: string } })[]; text: string };'
+)
+"""The result type of a tool whose results are not text alone (images, audio, resources)."""
+_ACCESS_NOTES = {"confirm": "asks the user before each call", "refuse": "refused by the user's policy"}
 
 _NOTES = (
     "default format minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minLength maxLength pattern "
@@ -166,12 +175,14 @@ class _Writer:
         self.document, self.root_name = tool.input_schema, type_name(pascal + "Args")
         args = self.type(tool.input_schema, "", 1) if tool.input_schema is not None else "Record<string, unknown>"
         self.document, self.root_name = tool.output_schema, type_name(pascal + "Result")
-        result = self.type(tool.output_schema, "", 1) if tool.output_schema is not None else "unknown"
+        result = (
+            self.type(tool.output_schema, "", 1) if tool.output_schema is not None else result_type(tool, compact=False)
+        )
         hints = [word for key, word in _HINTS if tool.annotations.get(key) is True]
+        if tool.access in _ACCESS_NOTES:
+            hints.append(_ACCESS_NOTES[tool.access])
         lines = [tool.title or "", comment_text(tool.description or "", MAX_TOOL_DOC)]
-        lines.append(f"Call: await {tool.call}(args)" + (f" ({', '.join(hints)})" if hints else ""))
-        if tool.output_schema is None:
-            lines.append(RESULT_WITHOUT_SCHEMA)
+        lines.append(f"{tool.call}(args)" + (f": {', '.join(hints)}" if hints else ""))
         doc = doc_comment("\n".join(line for line in lines if line), "", MAX_TOOL_DOC + 400)
         optional = "?" if _args_optional(tool.input_schema) else ""
         text = f"{doc}declare function {name}(args{optional}: {args}): Promise<{result}>;"
@@ -182,6 +193,9 @@ class _Writer:
                 body = self.type(target, "", 1)
                 self.alias = None
                 text += f"\n{doc_comment(_schema_doc(target), '', MAX_DOC)}type {alias} = {body};"
+        if result == CONTENT_RESULT and self.aliases is not None and "ToolContent" not in self.aliases.taken:
+            self.aliases.taken.add("ToolContent")
+            text += "\n" + TOOL_CONTENT
         if self.truncated:
             text += "\n/* … truncated: the schemas are larger than this declaration shows; `unknown` marks cuts. */"
         if len(text) > 2 * max_chars + 2_000:  # only formatting overhead can get here: a deep, wide schema

@@ -22,11 +22,17 @@ from sandbox_server.upstream.group import Upstreams
 from sandbox_server.upstream.policy import Decision, ServerTools, combined_annotations, decide
 from sandbox_server.upstream.schemas import SchemaCheck
 from sandbox_server.upstream.search import call_expression
+from sandbox_server.upstream.signatures import signature
+from sandbox_server.upstream.typescript import function_name
 
-__all__ = ["LISTED_TOOLS", "Directory", "Found", "public_reason"]
+__all__ = ["LISTED_TOOLS", "SIGNATURES_BUDGET_CHARS", "Directory", "Found", "public_reason"]
 
-LISTED_TOOLS = 40
+SIGNATURES_BUDGET_CHARS = 6_000
+"""While every signature fits in this many characters (about 1,500 tokens of cl100k), the description lists each
+tool's compact signature, so that code can call a tool without a ``tools.$describe`` turn first; past it, names."""
+LISTED_TOOLS = 60
 """Past this many callable tools, the description lists servers with their counts instead of tool names."""
+MAX_REASON_CHARS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +70,14 @@ class Directory:
         servers = []
         for upstream in self.upstreams:
             tools = self.exposed(upstream)
+            names = [tool.name for tool in tools or ()]
             servers.append(
                 {
                     "name": upstream.name,
-                    "tools": [tool.name for tool in tools or ()],
+                    "tools": names,
+                    "aliases": aliases(names),
                     "unavailable": None if tools is not None else public_reason(upstream),
+                    "unusable": not upstream.usable,
                 }
             )
         return {"servers": servers}
@@ -76,7 +85,7 @@ class Directory:
     def infos(self) -> list[ToolInfo]:
         """Every exposed tool, for ``tools.$search`` and ``tools.$describe``."""
         return [
-            ToolInfo.from_mcp(upstream.name, tool)
+            ToolInfo.from_mcp(upstream.name, tool, decide(upstream.config, tool).access)
             for upstream in self.upstreams
             for tool in self.exposed(upstream) or ()
         ]
@@ -91,6 +100,7 @@ class Directory:
             wait = upstream.retry_in()
             later = f" (it is tried again when code calls it, in {wait:.1f} s at the earliest)" if wait > 0 else ""
             return f"server {server!r} is not available: {public_reason(upstream)}{later}"
+        name = aliases([tool.name for tool in tools]).get(name, name)
         for tool in tools:
             if tool.name == name:
                 return Found(upstream, tool, decide(upstream.config, tool))
@@ -111,28 +121,69 @@ class Directory:
         return self._checks[key]
 
     def listing(self) -> str:
-        """The servers and their tools, compactly, for the tool's description."""
-        lines: list[str] = []
-        total = sum(len(self.exposed(upstream) or ()) for upstream in self.upstreams)
+        """The servers and their tools for the tool's description: compact signatures while they fit
+        :data:`SIGNATURES_BUDGET_CHARS`, else names (or, past :data:`LISTED_TOOLS`, counts). Tools the policy
+        refuses are named apart; tools that ask the user first are marked."""
+        blocks: list[tuple[str, list[tuple[ToolInfo, str]], list[str]] | str] = []
+        total = 0
         for upstream in self.upstreams:
+            head = _server_expression(upstream.name)
             tools = self.exposed(upstream)
-            policy = {
-                "refuse": "",
-                "confirm": "; tools that are not read-only ask the user first",
-                "allow": "; all callable",
-            }[upstream.config.side_effects]
             if tools is None:
-                lines.append(f"- {_server_expression(upstream.name)}: not available now")
+                reason = public_reason(upstream)
+                reason = reason if len(reason) <= MAX_REASON_CHARS else reason[: MAX_REASON_CHARS - 1] + "…"
+                blocks.append(f"{head}: unavailable ({reason})")
                 continue
-            if total > LISTED_TOOLS:
-                lines.append(f"- {_server_expression(upstream.name)}: {len(tools)} tools{policy}")
-                continue
-            names = []
+            callable_tools, refused = [], []
             for tool in tools:
                 access = decide(upstream.config, tool).access
-                names.append(tool.name + (" (refused: not read-only)" if access == "refuse" else ""))
-            lines.append(f"- {_server_expression(upstream.name)}: {', '.join(names) or 'no tools'}{policy}")
-        return "\n".join(lines)
+                if access == "refuse":
+                    refused.append(tool.name)
+                else:
+                    mark = " (asks the user first)" if access == "confirm" else ""
+                    callable_tools.append((ToolInfo.from_mcp(upstream.name, tool, access), mark))
+            total += len(callable_tools)
+            blocks.append((head, callable_tools, refused))
+        for style in ("signatures", "names", "counts"):
+            if style == "names" and total > LISTED_TOOLS:
+                continue
+            text = "\n".join(_block(block, style) for block in blocks)
+            if style != "signatures" or len(text) <= SIGNATURES_BUDGET_CHARS:
+                return text
+        return ""  # unreachable: the counts always fit
+
+
+def aliases(names: list[str]) -> dict[str, str]:
+    """The declared name of each tool whose real name is not an identifier (``get_sum`` for ``get-sum``), where
+    that name is no other tool's: code may call either."""
+    taken = set(names)
+    found: dict[str, str] = {}
+    for name in names:
+        alias = function_name(name)
+        if alias != name and alias not in taken and alias not in found:
+            found[alias] = name
+    return found
+
+
+def _block(block: tuple[str, list[tuple[ToolInfo, str]], list[str]] | str, style: str) -> str:
+    if isinstance(block, str):
+        return block
+    head, tools, refused = block
+    tail = f"\n  refused by the user's policy: {', '.join(refused)}" if refused else ""
+    if style == "counts":
+        asking = sum(1 for _, mark in tools if mark)
+        return f"{head}: {len(tools)} tools" + (f", {asking} ask the user first" if asking else "") + tail
+    if style == "names":
+        names = ", ".join(_member(info.name) + mark for info, mark in tools)
+        return f"{head}: {names or 'no callable tools'}{tail}"
+    lines = [f"  {signature(info, _member(info.name))}{mark}" for info, mark in tools]
+    return f"{head}:\n" + ("\n".join(lines) if lines else "  (no callable tools)") + tail
+
+
+def _member(name: str) -> str:
+    """How a tool's name follows its server in code: ``name`` or ``["get-sum"]``."""
+    expression = call_expression("x", name)
+    return expression[len("tools.x") :].removeprefix(".")
 
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>()]+")
@@ -166,7 +217,8 @@ def _spelled_any_way(value: str) -> re.Pattern[str]:
     for char in value:
         encoded = "".join(f"%{byte:02x}" for byte in char.encode("utf-8", "surrogatepass"))
         parts.append(f"(?:{re.escape(char)}|{re.escape(encoded)})")
-    return re.compile("".join(parts), re.IGNORECASE)
+    # Whole values only: a short configured word ("exit") must not eat into the words of a reason ("exited").
+    return re.compile("(?<![A-Za-z0-9])" + "".join(parts) + "(?![A-Za-z0-9])", re.IGNORECASE)
 
 
 def _url_parts(url: str) -> set[str]:

@@ -82,6 +82,8 @@ class Upstreams:
             raise RuntimeError("Upstreams needs the asyncio backend") from None
         self._started = True
         for upstream in self._upstreams.values():
+            if not upstream.usable:
+                continue
             upstream._request_connect()
             # Kept here: the event loop holds tasks only weakly.
             task = loop.create_task(upstream._serve(), name=f"upstream {visible(upstream.name)}")

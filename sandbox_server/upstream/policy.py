@@ -5,7 +5,9 @@ read-only only when it says ``readOnlyHint: true``; a tool that is not read-only
 ``destructiveHint: false``, and is idempotent only when it says ``idempotentHint: true``. An unannotated tool is
 therefore a possibly destructive one. The server's ``sideEffects`` policy decides what happens to a tool that is
 not read-only: ``refuse`` (the default), ``confirm`` (the user's consent per call, through elicitation) or
-``allow``.
+``allow``. ``sideEffects`` may also name tools (``{"read_query": "allow", "write_query": "confirm", "*": "refuse"}``):
+a tool it names, by its name or a pattern, gets exactly that, read-only or not, so that a server that annotates
+nothing can be opened for its reads and guarded for its writes; ``"*"`` is the policy of the others.
 """
 
 from __future__ import annotations
@@ -93,15 +95,25 @@ def effects(tool: types.Tool) -> str:
 
 def decide(config: ServerConfig, tool: types.Tool) -> Decision:
     """What a call of ``tool`` (exposed by ``config``) may do under the server's ``sideEffects`` policy."""
+    named = config.named_policy(tool.name)
+    if named is not None:
+        if named == "refuse":
+            return Decision(
+                "refuse",
+                f'{config.name}.{tool.name} is refused by the upstream configuration (its "sideEffects" names it '
+                '"refuse"); only the user can change that',
+            )
+        return Decision("call" if named == "allow" else "confirm")
     if is_read_only(tool) or config.side_effects == "allow":
         return Decision("call")
     if config.side_effects == "confirm":
         return Decision("confirm")
+    where = 'its "sideEffects" is "refuse"' if not config.per_tool else 'its "sideEffects" has "*": "refuse"'
     return Decision(
         "refuse",
         f"{config.name}.{tool.name} is not annotated read-only (readOnlyHint) and server {config.name!r} refuses "
-        'tools with side effects (its "sideEffects" is "refuse"); the user can set "sideEffects" to "confirm" '
-        'or "allow" for this server in the upstream configuration',
+        f"tools with side effects ({where}); the user can allow it or ask for consent in the upstream "
+        'configuration ("sideEffects": "confirm", "allow", or by tool name)',
     )
 
 
@@ -125,7 +137,11 @@ def combined_annotations(servers: Iterable[ServerTools]) -> types.ToolAnnotation
     idempotent = True
     for server in servers:
         if server.tools is None:
-            if server.config.side_effects != "refuse":
+            if server.config.problem is not None:
+                continue  # never started: it has no tools to call
+            if server.config.side_effects != "refuse" or any(
+                access != "refuse" for _, access in server.config.per_tool
+            ):
                 read_only, destructive, idempotent = False, True, False
             continue
         for tool in server.tools:

@@ -4,7 +4,7 @@ to show or a model to read before it writes the code."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
@@ -37,7 +37,7 @@ class ToolResources:
                 continue
             resources.append(
                 types.Resource(
-                    uri=f"{SCHEME}:///{upstream.name}.d.ts",
+                    uri=f"{SCHEME}:///{quote(upstream.name, safe='')}.d.ts",
                     name=f"{upstream.name}.d.ts",
                     title=f"Tools of {upstream.name}, as TypeScript",
                     description=f"Signatures of the {len(tools)} tools of the MCP server {upstream.name!r} that "
@@ -49,14 +49,16 @@ class ToolResources:
 
     def read(self, uri: str) -> types.ReadResourceResult:
         parts = urlsplit(uri)
-        name = parts.path.removeprefix("/").removesuffix(".d.ts")
+        name = unquote(parts.path.removeprefix("/").removesuffix(".d.ts"))
         if (
             parts.scheme != SCHEME
             or parts.netloc
             or not parts.path.endswith(".d.ts")
             or name not in self._directory.upstreams.names()
         ):
-            known = ", ".join(f"{SCHEME}:///{server}.d.ts" for server in self._directory.upstreams.names())
+            known = ", ".join(
+                f"{SCHEME}:///{quote(server, safe='')}.d.ts" for server in self._directory.upstreams.names()
+            )
             raise MCPError(
                 code=types.INVALID_PARAMS,
                 message=f"Unknown resource URI {uri[:200]!r}; the tool declarations are: {known}",

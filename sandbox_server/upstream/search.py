@@ -34,6 +34,11 @@ class SearchHit(TypedDict):
     title: NotRequired[str]
     description: str
     call: str
+    access: NotRequired[str]
+    """Present when the user's policy does more than let the call run: ``asks the user first`` or ``refused``."""
+
+
+_ACCESS = {"confirm": "asks the user first", "refuse": "refused by the user's policy"}
 
 
 def search(tools: Sequence[ToolInfo], query: str, *, limit: int = DEFAULT_LIMIT) -> list[SearchHit]:
@@ -74,12 +79,12 @@ def summary(description: str | None) -> str:
 
 
 def _hit(tool: ToolInfo) -> SearchHit:
+    hit = SearchHit(server=tool.server, name=tool.name, description=summary(tool.description), call=tool.call)
     if tool.title:
-        title = " ".join(tool.title.split())[:MAX_SUMMARY]
-        return SearchHit(
-            server=tool.server, name=tool.name, title=title, description=summary(tool.description), call=tool.call
-        )
-    return SearchHit(server=tool.server, name=tool.name, description=summary(tool.description), call=tool.call)
+        hit["title"] = " ".join(tool.title.split())[:MAX_SUMMARY]
+    if tool.access in _ACCESS:
+        hit["access"] = _ACCESS[tool.access]
+    return hit
 
 
 def _names_the_tool(query: str, tool: ToolInfo) -> bool:

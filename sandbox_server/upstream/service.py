@@ -26,6 +26,7 @@ import anyio
 from sandbox_server.errors import ConsentPending, ConsentUnavailable
 from sandbox_server.sandbox.protocol import HostCallFailed
 from sandbox_server.settings import DEFAULT_MAX_CONSENT_ARGUMENT_CHARS
+from sandbox_server.upstream.catalog import ToolInfo
 from sandbox_server.upstream.connection import Upstream, UpstreamCallError
 from sandbox_server.upstream.declarations import declaration, declarations
 from sandbox_server.upstream.directory import Directory, Found
@@ -33,6 +34,7 @@ from sandbox_server.upstream.escapes import visible
 from sandbox_server.upstream.policy import effects
 from sandbox_server.upstream.question import QuestionTooLong, consent_question
 from sandbox_server.upstream.search import search
+from sandbox_server.upstream.typescript import function_name
 from sandbox_server.upstream.values import error_text, result_value
 
 __all__ = ["STOP_WAIT_S", "CallLimits", "CallRecord", "Consent", "ConsentAnswer", "ToolsService"]
@@ -200,9 +202,12 @@ class ToolsService:
             if not own:
                 raise _failure(f"server {name!r} lists no tools now", "unavailable")
             return declarations(own)
-        matches = [info for info in infos if f"{info.server}.{info.name}" == name]
+        # The real name or the declared one (``get_sum`` for ``get-sum``), with its server or alone.
+        matches = [info for info in infos if name in (f"{info.server}.{info.name}", f"{info.server}.{declared(info)}")]
         if not matches:
             matches = [info for info in infos if info.name == name]
+        if not matches:
+            matches = [info for info in infos if declared(info) == name]
         if len(matches) > 1:
             where = ", ".join(f"{info.server}.{info.name}" for info in matches)
             raise _failure(f"{name!r} names several tools ({where}): say which, as server.tool", "ambiguous")
@@ -270,11 +275,12 @@ class ToolsService:
             )
         if found.decision.access == "confirm":
             await self._ask(found, arguments)
+        own_timeout = found.upstream.config.timeout_s
         try:
             result = await found.upstream.call(
                 name,
                 arguments,
-                timeout_s=self.limits.timeout_s,
+                timeout_s=own_timeout if own_timeout is not None else self.limits.timeout_s,
                 max_result_bytes=self.limits.result_bytes,
                 on_sent=lambda: setattr(record, "sent", True),
             )
@@ -290,7 +296,11 @@ class ToolsService:
                     name,
                 ) from None
             if exc.reason == "timeout":
-                message += " (tool_call_timeout_s)"
+                message += (
+                    " (tool_call_timeout_s)"
+                    if own_timeout is None
+                    else " (the server's timeout in the upstream configuration)"
+                )
             elif exc.reason == "too_large":
                 message += " (max_tool_result_bytes)"
             raise _failure(message, exc.reason, server, name) from None
@@ -350,6 +360,11 @@ class ToolsService:
         if answer != "accept":
             verb = "declined" if answer == "decline" else "dismissed the request for"
             raise _failure(f"the user {verb} this call of {server}.{name}", "declined", server, name)
+
+
+def declared(info: ToolInfo) -> str:
+    """The name ``$describe`` declares a tool by (``get_sum`` for ``get-sum``)."""
+    return function_name(info.name)
 
 
 def _failure(message: str, code: str, server: str | None = None, tool: str | None = None) -> HostCallFailed:

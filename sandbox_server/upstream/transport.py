@@ -1,5 +1,5 @@
-"""Reaching an upstream server through the SDK: its transport opened from a config, its tools listed page by
-page (one entry per name), and a failure described without the secrets a library's message may quote."""
+"""Reaching an upstream server through the SDK: its transport opened from a config (by its kind), its tools listed
+page by page (one entry per name), and a failure described without the secrets a library's message may quote."""
 
 from __future__ import annotations
 
@@ -10,43 +10,28 @@ import httpx2
 import mcp_types as types
 from mcp import ClientSession
 from mcp.client._transport import TransportStreams
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from sandbox_server.identity import SERVER_NAME, package_version
 from sandbox_server.upstream.config import ServerConfig
 from sandbox_server.upstream.policy import strictest
+from sandbox_server.upstream.transports import MAX_MESSAGE_BYTES
 
 __all__ = ["MAX_MESSAGE_BYTES", "MAX_TOOL_PAGES", "client_info", "describe", "list_tools", "open_transport"]
 
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-"""The largest server-sent event read from an HTTP upstream. The SDK's default (1 MiB) is below results a caller
-may accept; ``max_result_bytes`` is the real per-call limit. (stdio lines have no limit in the SDK.)"""
 MAX_TOOL_PAGES = 1_000
 """A server that keeps handing out cursors is broken; stop listing rather than loop for ever."""
 
 
 @asynccontextmanager
 async def open_transport(config: ServerConfig) -> AsyncIterator[TransportStreams]:
-    """The SDK transport for ``config``: a stdio child process, or a Streamable HTTP client with its headers."""
-    if config.transport == "stdio":
-        assert config.command is not None
-        # stdio_client gives the child only a safe default environment (HOME, PATH, ...) plus ``env``.
-        parameters = StdioServerParameters(
-            command=config.command, args=list(config.args), env=dict(config.env), cwd=config.cwd
-        )
-        async with stdio_client(parameters) as streams:
-            yield streams
-    else:
-        assert config.url is not None
-        async with (
-            create_mcp_http_client(headers=dict(config.headers)) as client,
-            streamable_http_client(config.url, http_client=client, max_sse_event_size=MAX_MESSAGE_BYTES) as streams,
-        ):
-            yield streams
+    """The SDK transport for ``config``, by its kind (``upstream/transports``)."""
+    kind = config.kind
+    if kind is None or config.problem is not None:
+        raise RuntimeError(config.problem or f"no transport of the kind {config.transport!r}")
+    async with kind.open(config) as streams:
+        yield streams
 
 
 async def list_tools(session: ClientSession) -> list[types.Tool]:

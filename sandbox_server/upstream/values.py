@@ -1,9 +1,17 @@
-"""What an upstream tool's result becomes in the code that called it.
+"""What an upstream tool's result becomes in the code that called it: one shape for every kind of result.
 
-The value is the result's ``structuredContent`` when there is one; otherwise a single text block that holds valid
-JSON is parsed, and any other single text block is the text itself; other content (several blocks, images, audio,
-resources) comes as a list of plain objects, as the protocol describes them. An ``isError`` result is a failure
-whose message is the upstream's own text.
+The host answers a call with one of (the runtime, ``js_runtime/tools.js``, builds the value from it)::
+
+    {"structured": value, "content": blocks | "json"}   structuredContent: the value is that object
+    {"json": value, "text": text}                       one text block holding a JSON object or array: parsed
+    {"text": text}                                      text blocks only (joined with newlines): the string
+    {"content": blocks}                                 images, audio, resources, links, mixed or no blocks
+
+In the code, every result has ``.content``, the result's content blocks as MCP gives them (``[{type: "text",
+text}]`` for a string; on an object, a property of its own that is not enumerable, unless the object has a
+``content`` of its own); ``"json"`` stands for the blocks when they are exactly one text block holding the value's
+JSON, so the same data does not cross the bridge twice. An ``isError`` result is a failure whose message is the
+upstream's own text.
 """
 
 from __future__ import annotations
@@ -19,27 +27,38 @@ MAX_ERROR_CHARS = 4_000
 """Longest upstream error text passed on; the rest is cut, saying so."""
 
 
-def result_value(result: types.CallToolResult) -> Any:
-    """The value the code's ``await tools.server.tool(...)`` gives for a successful ``result``."""
-    if result.structured_content is not None:
-        return result.structured_content
+def result_value(result: types.CallToolResult) -> dict[str, Any]:
+    """What the host sends the runtime for a successful ``result`` (see the module)."""
     blocks = result.content
-    if not blocks:
-        return None
-    if len(blocks) == 1 and isinstance(blocks[0], types.TextContent):
-        text = blocks[0].text
+    if result.structured_content is not None:
+        if len(blocks) == 1 and isinstance(blocks[0], types.TextContent) and _same_json(blocks[0].text, result):
+            return {"structured": result.structured_content, "content": "json"}
+        return {"structured": result.structured_content, "content": _dumped(blocks)}
+    if blocks and all(isinstance(block, types.TextContent) for block in blocks):
+        texts = [block.text for block in blocks if isinstance(block, types.TextContent)]
+        text = "\n".join(texts)
         stripped = text.strip()
-        if stripped[:1] in ("{", "[", '"') or stripped in ("true", "false", "null") or _numeric(stripped):
+        if len(texts) == 1 and stripped[:1] in ("{", "["):
             try:
-                return json.loads(stripped)
+                return {"json": json.loads(stripped), "text": text}
             except ValueError:
-                return text
-        return text
+                pass
+        return {"text": text}
+    return {"content": _dumped(blocks)}
+
+
+def _dumped(blocks: list[Any]) -> list[dict[str, Any]]:
     return [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in blocks]
 
 
-def _numeric(text: str) -> bool:
-    return bool(text) and (text[0].isdigit() or (text[0] == "-" and text[1:2].isdigit()))
+def _same_json(text: str, result: types.CallToolResult) -> bool:
+    stripped = text.strip()
+    if stripped[:1] != "{":
+        return False
+    try:
+        return bool(json.loads(stripped) == result.structured_content)
+    except ValueError:
+        return False
 
 
 def error_text(result: types.CallToolResult) -> str:

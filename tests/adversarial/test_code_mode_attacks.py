@@ -178,7 +178,7 @@ async def test_oversized_arguments_never_leave_the_host(attacked: CodeMode) -> N
     _, structured = await attacked.run("await tools.records.slow({ ms: 1, pad: 'x'.repeat(3_000_000) })")
     assert structured["ok"] is False
     assert structured["error"]["name"] == "ToolError"
-    assert "MAX_HOST_REQUEST_BYTES" in structured["error"]["message"]
+    assert "max_tool_argument_bytes" in structured["error"]["message"]
     assert await attacked.value("(await tools.records.cancelled_count()).started") == before
 
 

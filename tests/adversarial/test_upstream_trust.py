@@ -110,8 +110,8 @@ async def test_a_tool_listed_twice_is_decided_on_its_stricter_entry(tricky: Code
     assert found == 1 and "Deletes everything" in described and "Only looks" not in described
     assert (await tricky.value("await tools.vault.state()"))["wipes"] == 0
     listing = (await tricky.tool()).description or ""
-    (line,) = [line for line in listing.splitlines() if line.startswith("- tools.vault:")]
-    assert line.count("wipe") == 1 and "wipe (refused: not read-only)" in line
+    block = listing[listing.index("tools.vault:") :].split("\ntools")[0]
+    assert block.count("wipe") == 1 and "refused by the user's policy: " in block and "wipe" in block.splitlines()[-1]
 
 
 async def test_an_unavailable_servers_reason_names_its_host_and_never_its_url_path_or_query(tricky: CodeMode) -> None:

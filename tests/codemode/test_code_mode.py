@@ -53,10 +53,14 @@ async def test_execute_js_keeps_its_pure_annotations_and_has_no_tools_global(mod
 
 async def test_the_description_lists_servers_and_tools_and_unavailable_ones(mode: CodeMode) -> None:
     description = (await mode.tool()).description or ""
-    assert "tools.records: list_records, get_record" in description
-    assert 'tools["my-store"]: set_flag, state; all callable' in description
-    assert "delete_record (refused: not read-only)" in description
-    assert "tools.gone: not available now" in description
+    assert "tools.records:\n  list_records(args?: {limit?: number, " in description
+    assert "  get_record(args: {id: number}): {record: {id: number, name: string, " in description
+    assert (
+        'tools["my-store"]:\n  set_flag(args: {name: string, value: boolean}): string\n  state(): string' in description
+    )
+    assert "  delete_record(args: {id: number}): string (asks the user first)" in description
+    assert "refused by the user's policy: delete_record, create_record, touch, set_flag" in description
+    assert "tools.gone: unavailable (the server exited during the MCP handshake)" in description
     assert "$search" in description and "$describe" in description
 
 
@@ -101,16 +105,26 @@ async def test_structured_content_is_the_value_and_promise_all_joins_calls(mode:
     assert value["total"] == pytest.approx(sum(record["amount"] for record in records))
 
 
-async def test_text_json_text_and_images_come_as_documented(mode: CodeMode) -> None:
+async def test_every_kind_of_result_comes_in_the_documented_shape_and_has_content(mode: CodeMode) -> None:
     value = await mode.value(
         """
-        [await tools.records.json_text(), await tools.records.search_text({ q: 'record-19' }),
-         await tools.records.image()]
+        const structured = await tools.records.get_record({ id: 3 });
+        const json = await tools.records.json_text();
+        const text = await tools.records.search_text({ q: 'record-19' });
+        const image = await tools.records.image();
+        [structured, structured.content[0].type, JSON.parse(structured.content[0].text).record.id,
+         Object.keys(structured),
+         json, json.content[0].text, JSON.parse(json).items, `${json}` === json.content[0].text,
+         typeof text, text.split('\\n').length, text.content[0].text === text,
+         image.content[0].type, image.content[0].mimeType, typeof image.text]
         """
     )
-    assert value[0] == {"ok": True, "items": [1, 2, 3]}
-    assert value[1].splitlines() == [f"record-{i}" for i in range(190, 200)]
-    assert value[2][0]["type"] == "image" and value[2][0]["mimeType"] == "image/png"
+    assert value[0]["record"]["id"] == 3 and value[1] == "text" and value[2] == 3
+    assert value[3] == ["record"], "content is not one of the value's own enumerable keys"
+    assert value[4] == {"ok": True, "items": [1, 2, 3]} and '"items"' in value[5] and value[6] == [1, 2, 3]
+    assert value[7] is True
+    assert value[8:11] == ["string", 10, True]
+    assert value[11:] == ["image", "image/png", "string"]
 
 
 async def test_an_upstream_error_throws_a_tool_error_with_its_own_text(mode: CodeMode) -> None:
@@ -237,6 +251,31 @@ async def test_unknown_servers_and_tools_fail_with_the_names_that_exist(mode: Co
     _, structured = await mode.run("tools.records.list_record()")
     message = structured["error"]["message"]
     assert 'has no tool named "list_record"' in message and "list_records" in message
+
+
+async def test_every_tool_error_has_a_code_saying_what_happened(mode: CodeMode) -> None:
+    value = await mode.value(
+        """
+        const codes = [];
+        for (const attempt of [
+          () => tools.record.list_records(),
+          () => tools.records.list_record(),
+          () => tools.records.fail({ message: 'no' }),
+          () => tools.records.get_record({ id: 'x' }),
+          () => tools.$describe('records.nothing'),
+        ]) {
+          try { await attempt(); codes.push('resolved'); } catch (e) { codes.push([e.name, e.code]); }
+        }
+        codes
+        """
+    )
+    assert value == [
+        ["ToolError", "unknown_server"],
+        ["ToolError", "unknown_tool"],
+        ["ToolError", "error"],
+        ["ToolError", "invalid_arguments"],
+        ["ToolError", "unknown_tool"],
+    ]
 
 
 async def test_an_unavailable_server_fails_its_calls_and_leaves_the_others_working(mode: CodeMode) -> None:

@@ -21,16 +21,20 @@ async def test_the_reference_server_is_called_from_javascript(upstream_dir: Path
     config = write_config(upstream_dir, {"everything": {"command": command[0], "args": command[1:]}}, "everything.json")
     async with code_mode(config, upstream_connect_timeout_s=30.0) as connected:
         description = (await connected.tool()).description or ""
-        assert "tools.everything: " in description and "echo" in description
+        assert "tools.everything:\n" in description and "  echo(args: {message: string}): string" in description
         value = await connected.value(
             """
             const echoed = await tools.everything.echo({ message: 'hello from the sandbox' });
             const sum = await tools.everything['get-sum']({ a: 17, b: 25 });
             const signature = await tools.$describe('everything.get-sum');
-            [echoed, sum, signature.includes('a: number') && signature.includes('b: number')]
+            const declared = await tools.$describe('everything.get_sum');
+            const alias = await tools.everything.get_sum({ a: 1, b: 2 });
+            [echoed, echoed.content[0].text === echoed, sum,
+             signature.includes('a: number') && signature.includes('b: number'),
+             declared === signature, alias]
             """
         )
-    echoed, total, typed = value
-    assert "hello from the sandbox" in str(echoed)
-    assert "42" in str(total)
-    assert typed is True
+    echoed, same_text, total, typed, same_declaration, alias = value
+    assert "hello from the sandbox" in echoed and same_text is True
+    assert "42" in str(total) and "3" in str(alias)
+    assert typed is True and same_declaration is True

@@ -4,6 +4,7 @@ in the middle of a call."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,7 +19,12 @@ pytestmark = pytest.mark.anyio
 async def limited(upstream_dir: Path) -> AsyncIterator[CodeMode]:
     config = write_config(upstream_dir, {"records": stdio_server("records")}, "limits.json")
     async with code_mode(
-        config, max_tool_calls=12, max_calls_in_flight=3, tool_call_timeout_s=2.0, max_tool_result_bytes=100_000
+        config,
+        max_tool_calls=12,
+        max_calls_in_flight=3,
+        tool_call_timeout_s=2.0,
+        max_tool_result_bytes=100_000,
+        max_tool_argument_bytes=4_096,
     ) as connected:
         yield connected
 
@@ -94,3 +100,20 @@ async def test_a_server_that_dies_mid_call_fails_the_call_and_is_started_again_o
     assert structured["toolCalls"][0]["outcome"] == "crashed"
     second = await limited.value("(await tools.records.pid()).pid")
     assert second != first
+
+
+async def test_arguments_past_the_argument_size_setting_fail_in_the_code_and_never_reach_the_host(
+    limited: CodeMode,
+) -> None:
+    _, structured = await limited.run(
+        """
+        await tools.records.search_text({ q: 'x'.repeat(2_000) });
+        let error;
+        try { await tools.records.search_text({ q: 'y'.repeat(8_000) }); } catch (e) { error = [e.name, e.message]; }
+        error
+        """
+    )
+    assert structured["ok"], structured["error"]
+    name, message = structured["result"]
+    assert name == "ToolError" and "4096 bytes" in message and "max_tool_argument_bytes" in message
+    assert [call["argumentBytes"] for call in structured["toolCalls"]] == [len(json.dumps({"q": "x" * 2_000}))]

@@ -15,7 +15,9 @@ import anyio
 import mcp_types as types
 import pytest
 
-from ..tools.test_catalogue_budget import CATALOGUE_BUDGET, tokens
+from sandbox_server.upstream import directory
+
+from ..tools.test_catalogue_budget import CATALOGUE_BUDGET, CODE_MODE_BUDGET, count_tokens, tokens, visible
 from .conftest import ROOT, CodeMode, code_mode, stdio_server, write_config
 
 pytestmark = pytest.mark.anyio
@@ -38,7 +40,7 @@ async def test_each_servers_declarations_are_a_resource_and_match_describe(surfa
     assert uris == ["sandbox-tools:///records.d.ts", "sandbox-tools:///writes.d.ts"]
     read = await surface.client.read_resource("sandbox-tools:///writes.d.ts")
     text = read.contents[0].text  # type: ignore[union-attr]
-    assert "declare function delete_record(args: { id: number }): Promise<unknown>;" in text
+    assert "declare function delete_record(args: { id: number }): Promise<string>;" in text
     assert text == await surface.value("await tools.$describe('writes')")
 
 
@@ -54,16 +56,32 @@ async def test_the_catalogue_stays_within_its_budget_plus_25_tokens_per_tool_lis
     assert tokens(listed) <= CATALOGUE_BUDGET + 25 * named
 
 
-async def test_past_forty_tools_the_description_counts_them_by_server(upstream_dir: Path) -> None:
-    servers = {f"copy{i}": stdio_server("records") for i in range(3)}
-    async with code_mode(write_config(upstream_dir, servers, "many.json")) as connected:
+@pytest.mark.parametrize(
+    ("copies", "budget", "style"),
+    [
+        pytest.param(1, None, "signatures", id="small"),
+        pytest.param(4, None, "signatures", id="many-short-signatures"),
+        pytest.param(2, 1_000, "names", id="past-the-signature-budget"),
+        pytest.param(4, 1_000, "counts", id="past-sixty-tools"),
+    ],
+)
+async def test_the_description_lists_signatures_then_names_then_counts_as_the_catalogue_grows(
+    upstream_dir: Path, copies: int, budget: int | None, style: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if budget is not None:  # one records server's signatures take about 870 characters
+        monkeypatch.setattr(directory, "SIGNATURES_BUDGET_CHARS", budget)
+    servers = {f"copy{i}": stdio_server("records") for i in range(copies)}
+    async with code_mode(write_config(upstream_dir, servers, f"many{copies}.json")) as connected:
         tool = await connected.tool()
-        listed = (await connected.client.list_tools()).tools
-        count = len(connected.app.upstreams["copy0"].tools)  # type: ignore[index]
-    assert count * 3 > 40
-    assert f"- tools.copy0: {count} tools" in (tool.description or "")
-    assert "list_records" not in (tool.description or "")
-    assert tokens(listed) <= CATALOGUE_BUDGET + 10 * len(servers)  # a line per server, with its count
+    description = tool.description or ""
+    signature = "  get_record(args: {id: number}): {record: {id: number, "
+    assert (signature in description) == (style == "signatures")
+    assert ("tools.copy0: list_records, get_record, " in description) == (style == "names")
+    assert ("tools.copy0: 18 tools" in description) == (style == "counts")
+    assert "refused by the user's policy: add_tool" in description
+    listing = description[description.index("\ntools.copy0") :]
+    assert len(listing) <= directory.SIGNATURES_BUDGET_CHARS
+    assert count_tokens(visible(tool)) - count_tokens(listing) <= CODE_MODE_BUDGET
 
 
 async def test_execute_js_hints_at_the_tool_that_has_tools(surface: CodeMode) -> None:
@@ -131,9 +149,32 @@ def test_the_command_line_lists_upstream_tools_and_calls_through_them(upstream_d
     assert "record-001" in called.stdout and "Tool calls (1): records.list_records ok" in called.stdout
 
 
-def test_a_broken_upstream_file_stops_the_server_with_a_clear_message(upstream_dir: Path) -> None:
+def test_tools_list_shows_the_upstream_tools_as_the_code_calls_them(upstream_dir: Path) -> None:
+    config = write_config(
+        upstream_dir,
+        {"records": stdio_server("records"), "writes": stdio_server("writes", sideEffects="confirm")},
+        "list.json",
+    )
+    listed = subprocess.run(
+        [sys.executable, "-m", "sandbox_server", "--upstream", str(config), "tools", "list"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert listed.returncode == 0, listed.stderr
+    text = listed.stdout
+    block = text[text.index("execute_js_with_tools:") :]
+    assert "\n    tools.records:\n      list_records(args?: {limit?: number, " in block
+    assert "\n      get_record(args: {id: number}): {record: {id: number, " in block
+    assert "\n      delete_record(args: {id: number}): string (asks the user first)" in block
+    head = text[: text.index("execute_js_with_tools:")]
+    assert "tools.records" not in head, "only code mode's entry lists the upstream tools"
+
+
+def test_an_upstream_file_that_is_not_json_stops_the_server_with_a_clear_message(upstream_dir: Path) -> None:
     bad = upstream_dir / "bad.json"
-    bad.write_text('{"mcpServers": {"x": {"command": 3}}}', encoding="utf-8")
+    bad.write_text('{"mcpServers": {"x": {"command": ', encoding="utf-8")
     ran = subprocess.run(
         [sys.executable, "-m", "sandbox_server", "--upstream", str(bad), "tools", "list"],
         capture_output=True,
@@ -142,7 +183,29 @@ def test_a_broken_upstream_file_stops_the_server_with_a_clear_message(upstream_d
         timeout=60,
     )
     assert ran.returncode == 2
-    assert "command" in ran.stderr and str(bad) in ran.stderr
+    assert "not valid JSON" in ran.stderr and str(bad) in ran.stderr
+
+
+def test_an_entry_the_server_cannot_use_is_listed_unavailable_and_the_others_work(upstream_dir: Path) -> None:
+    odd = {
+        "x": {"command": 3},
+        "vs code": {"type": "http", "url": "https://example.com/mcp", "headers": {"K": "${input:key}"}},
+        "records": {**stdio_server("records"), "someOtherClientKey": True},
+    }
+    config = write_config(upstream_dir, odd, "odd.json")
+    ran = subprocess.run(
+        [sys.executable, "-m", "sandbox_server", "--upstream", str(config), "upstream", "list", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr
+    servers = {entry["server"]: entry for entry in json.loads(ran.stdout)["servers"]}
+    assert servers["records"]["state"] == "ready" and servers["records"]["ignoredKeys"] == ["someOtherClientKey"]
+    assert servers["x"]["state"] == "unavailable" and "'command' must be a string" in servers["x"]["reason"]
+    assert servers["vs code"]["state"] == "unavailable" and "${input:key}" in servers["vs code"]["reason"]
+    assert "cannot be used" in ran.stderr and "someOtherClientKey" in ran.stderr
 
 
 async def test_a_server_that_failed_to_start_is_tried_again_when_code_calls_it(upstream_dir: Path) -> None:
@@ -152,6 +215,6 @@ async def test_a_server_that_failed_to_start_is_tried_again_when_code_calls_it(u
         upstream_dir, {"flaky": {"command": "sh", "args": ["-c", script], "cwd": str(ROOT)}}, "flaky.json"
     )
     async with code_mode(config) as connected:
-        assert "tools.flaky: not available now" in ((await connected.tool()).description or "")
+        assert "tools.flaky: unavailable (" in ((await connected.tool()).description or "")
         assert await connected.value("(await tools.flaky.list_records({ limit: 2 })).total") == 2
-        assert "tools.flaky: list_records" in ((await connected.tool()).description or "")
+        assert "tools.flaky:\n  list_records(" in ((await connected.tool()).description or "")

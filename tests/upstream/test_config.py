@@ -70,8 +70,91 @@ def test_a_disabled_server_is_left_out() -> None:
 
 
 def test_keys_other_clients_write_are_accepted_and_change_nothing() -> None:
-    config = only({"a": {"command": "x", "timeout": 60, "autoApprove": ["t"], "alwaysAllow": [], "description": "d"}})
-    assert config.tools is None and config.side_effects == "refuse"
+    config = only({"a": {"command": "x", "autoApprove": ["t"], "alwaysAllow": [], "description": "d"}})
+    assert config.tools is None and config.side_effects == "refuse" and config.problem is None
+    assert config.ignored == ()
+
+
+def test_unknown_keys_are_ignored_and_named() -> None:
+    config = only({"a": {"command": "x", "someClientSetting": {"x": 1}, "bogus": 1}})
+    assert config.problem is None and config.ignored == ("someClientSetting", "bogus")
+
+
+def test_a_timeout_in_seconds_is_kept_per_server() -> None:
+    fast, default = parse({"a": {"command": "x", "timeout": 2.5}, "b": {"command": "y"}})
+    assert (fast.timeout_s, default.timeout_s) == (2.5, None)
+
+
+def test_windsurf_server_url_is_the_url() -> None:
+    config = only({"a": {"serverUrl": "https://example.com/mcp"}})
+    assert (config.transport, config.url, config.problem) == ("http", "https://example.com/mcp", None)
+
+
+@pytest.mark.parametrize(
+    ("entry", "kind"),
+    [
+        pytest.param({"type": "sse", "url": "http://h/anything"}, "sse", id="type"),
+        pytest.param({"transportType": "sse", "url": "http://h/x"}, "sse", id="cline"),
+        pytest.param({"url": "http://h:8080/sse"}, "sse", id="path"),
+        pytest.param({"url": "http://h:8080/sse/"}, "sse", id="path-slash"),
+        pytest.param({"url": "http://h/mcp"}, "http", id="http"),
+        pytest.param({"type": "streamableHttp", "url": "http://h/sse"}, "http", id="type-wins"),
+    ],
+)
+def test_the_legacy_sse_transport_is_chosen_by_type_or_path(entry: dict[str, Any], kind: str) -> None:
+    config = only({"a": entry})
+    assert (config.transport, config.problem) == (kind, None)
+
+
+def test_env_file_variables_are_read_relative_to_the_config_file_and_env_wins(tmp_path: Path) -> None:
+    (tmp_path / "server.env").write_text("# comment\nAPI_KEY=from-the-file-123\nMODE=file\nexport OTHER='quoted v'\n")
+    path = tmp_path / "upstream.json"
+    entry = {"command": "x", "envFile": "server.env", "env": {"MODE": "env"}}
+    path.write_text(json.dumps({"mcpServers": {"a": entry}}), encoding="utf-8")
+    [config] = load_upstream_config(path)
+    assert dict(config.env) == {"API_KEY": "from-the-file-123", "MODE": "env", "OTHER": "quoted v"}
+    assert "from-the-file-123" not in repr(config)
+    assert config.redact("the key from-the-file-123 leaked") == "the key *** leaked"
+
+
+def test_a_missing_env_file_makes_only_its_server_unavailable(tmp_path: Path) -> None:
+    path = tmp_path / "upstream.json"
+    servers = {"a": {"command": "x", "envFile": "missing.env"}, "b": {"command": "y"}}
+    path.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    broken, fine = load_upstream_config(path)
+    assert broken.problem is not None and "'envFile'" in broken.problem and "cannot be read" in broken.problem
+    assert fine.problem is None
+
+
+@pytest.mark.parametrize(
+    ("policy", "expected"),
+    [
+        pytest.param(
+            {"read_query": "allow", "list_tables": "allow", "write_query": "confirm", "*": "refuse"},
+            ("refuse", (("read_query", "allow"), ("list_tables", "allow"), ("write_query", "confirm"))),
+            id="sqlite-gatekeeper",
+        ),
+        pytest.param({"get_*": "allow"}, ("refuse", (("get_*", "allow"),)), id="pattern-default-refuse"),
+        pytest.param({"*": "confirm"}, ("confirm", ()), id="only-default"),
+    ],
+)
+def test_side_effects_may_name_tools(policy: dict[str, str], expected: tuple[str, Any]) -> None:
+    config = only({"a": {"command": "x", "sideEffects": policy}})
+    assert (config.side_effects, config.per_tool) == expected
+
+
+def test_a_named_tool_policy_prefers_the_exact_name_then_the_longest_pattern() -> None:
+    config = only(
+        {"a": {"command": "x", "sideEffects": {"get_*": "allow", "get_secret*": "refuse", "get_x": "confirm"}}}
+    )
+    assert [config.named_policy(n) for n in ("get_x", "get_secret_key", "get_y", "put")] == [
+        "confirm", "refuse", "allow", None,
+    ]  # fmt: skip
+
+
+def test_disabled_tools_are_hidden_whatever_tools_says() -> None:
+    config = only({"a": {"command": "x", "tools": ["get_*"], "disabledTools": ["get_secret"]}})
+    assert [config.exposes(n) for n in ("get_a", "get_secret", "put")] == [True, False, False]
 
 
 def test_tool_patterns_are_case_sensitive_globs() -> None:
@@ -109,16 +192,19 @@ def test_variables_are_expanded_in_urls_and_headers() -> None:
 
 
 def test_a_missing_variable_is_named_and_no_value_is_shown() -> None:
-    with pytest.raises(UpstreamConfigError) as caught:
-        parse({"a": {"command": "x", "env": {"T": "${TOKEN}", "U": "${NOT_SET}"}}})
-    message = str(caught.value)
-    assert "NOT_SET" in message and "'a'" in message and "'env'" in message and "upstream.json" in message
-    assert "tok-secret-value" not in message
+    config = only({"a": {"command": "x", "env": {"T": "${TOKEN}", "U": "${NOT_SET}"}}})
+    message = config.problem or ""
+    assert "NOT_SET" in message and "'env'" in message
+    assert "tok-secret-value" not in message + repr(config)
 
 
-def test_vs_code_input_variables_are_refused_with_the_accepted_forms() -> None:
-    with pytest.raises(UpstreamConfigError, match=r"\$\{input:key\}.*accepted: \$\{VAR\} or \$\{env:VAR\}"):
-        parse({"a": {"url": "https://x/mcp", "headers": {"K": "${input:key}"}}})
+def test_vs_code_input_variables_make_only_that_server_unavailable_with_the_accepted_forms() -> None:
+    vs_code, other = parse(
+        {"a": {"url": "https://x/mcp", "headers": {"K": "${input:key}"}}, "b": {"command": "x"}}, top="servers"
+    )
+    assert vs_code.problem is not None
+    assert "${input:key}" in vs_code.problem and "accepted: ${VAR} or ${env:VAR}" in vs_code.problem
+    assert other.problem is None and other.command == "x"
 
 
 def test_the_repr_shows_keys_but_never_secret_values() -> None:
@@ -138,49 +224,65 @@ def test_redact_hides_every_secret_in_any_text() -> None:
 
 
 @pytest.mark.parametrize(
-    ("servers", "words"),
+    ("entry", "words"),
     [
-        pytest.param(
-            {"a": {"command": "x", "bogus": 1}}, ["'a'", "'bogus'", "not a known key", "command"], id="unknown"
-        ),
-        pytest.param({"a": {"command": "x", "disabledTools": []}}, ["'disabledTools'", '"tools"'], id="refused"),
-        pytest.param({"a": {"url": "http://h/mcp", "type": "sse"}}, ["'type'", "sse", "not supported"], id="sse"),
-        pytest.param({"a": {"type": "websocket", "url": "ws://h"}}, ["'type'", "websocket", '"http"'], id="type"),
-        pytest.param({"a": {"type": "http", "command": "x"}}, ["'type'", '"url"'], id="type-mismatch"),
-        pytest.param({"a": {"command": "x", "url": "http://h/mcp"}}, ["'url'", '"command"'], id="both"),
-        pytest.param({"a": {}}, ["'a'", '"command"', '"url"'], id="neither"),
-        pytest.param({"a": {"command": ""}}, ["'command'", "empty"], id="empty-command"),
-        pytest.param({"a": {"command": "x", "headers": {}}}, ["'headers'", "stdio"], id="headers-on-stdio"),
-        pytest.param({"a": {"url": "ftp://h/x"}}, ["'url'", "http(s)"], id="scheme"),
-        pytest.param({"a": {"command": "x", "args": "one"}}, ["'args'", "list of strings"], id="args"),
-        pytest.param({"a": {"command": "x", "env": {"K": 5}}}, ["'env'", "'K'", "string values"], id="env-value"),
-        pytest.param(
-            {"a": {"command": "x", "sideEffects": "yes"}}, ["'sideEffects'", '"refuse"', '"allow"'], id="side"
-        ),
-        pytest.param({"a": {"command": "x", "tools": ["ok", ""]}}, ["'tools'", "empty"], id="empty-pattern"),
-        pytest.param({"a": {"command": "x", "disabled": "no"}}, ["'disabled'", "true"], id="disabled-type"),
-        pytest.param({"a": "npx"}, ["'a'", "must be an object"], id="not-object"),
-        pytest.param({"my server": {"command": "x"}}, ["'my server'", "1 to 64"], id="space"),
-        pytest.param({"$x": {"command": "x"}}, ["'$x'"], id="dollar"),
-        pytest.param({"a" * 65: {"command": "x"}}, ["1 to 64"], id="too-long"),
-        pytest.param({"__proto__": {"command": "x"}}, ["__proto__"], id="proto"),
+        pytest.param({"type": "websocket", "url": "ws://h"}, ["'type'", "websocket", '"http"', '"sse"'], id="type"),
+        pytest.param({"type": "http", "command": "x"}, ["'type'", '"url"'], id="type-mismatch"),
+        pytest.param({"command": "x", "url": "http://h/mcp"}, ["'url'", '"command"'], id="both"),
+        pytest.param({"url": "http://h/mcp", "serverUrl": "http://h/mcp"}, ["'serverUrl'", '"url"'], id="both-urls"),
+        pytest.param({}, ['"command"', '"url"'], id="neither"),
+        pytest.param({"command": ""}, ["'command'", "empty"], id="empty-command"),
+        pytest.param({"command": "x", "headers": {}}, ["'headers'", "stdio"], id="headers-on-stdio"),
+        pytest.param({"url": "http://h/mcp", "envFile": "a.env"}, ["'envFile'", "http"], id="env-file-on-http"),
+        pytest.param({"url": "ftp://h/x"}, ["'url'", "http(s)"], id="scheme"),
+        pytest.param({"command": "x", "args": "one"}, ["'args'", "list of strings"], id="args"),
+        pytest.param({"command": "x", "env": {"K": 5}}, ["'env'", "'K'", "string values"], id="env-value"),
+        pytest.param({"command": "x", "sideEffects": "yes"}, ["'sideEffects'", '"refuse"', '"allow"'], id="side"),
+        pytest.param({"command": "x", "sideEffects": {"t": "maybe"}}, ["'sideEffects'", "'t'", "maybe"], id="side-map"),
+        pytest.param({"command": "x", "tools": ["ok", ""]}, ["'tools'", "empty"], id="empty-pattern"),
+        pytest.param({"command": "x", "disabled": "no"}, ["'disabled'", "true"], id="disabled-type"),
+        pytest.param({"command": "x", "timeout": "60"}, ["'timeout'", "seconds"], id="timeout-type"),
+        pytest.param({"command": "x", "timeout": 0}, ["'timeout'", "above 0"], id="timeout-zero"),
+        pytest.param("npx", ["must be an object"], id="not-object"),
     ],
 )
-def test_a_wrong_server_entry_is_an_error_naming_file_server_key_and_what_is_accepted(
-    servers: dict[str, Any], words: list[str]
+def test_a_wrong_server_entry_makes_only_that_server_unavailable_naming_the_key_and_what_is_accepted(
+    entry: Any, words: list[str]
 ) -> None:
-    with pytest.raises(UpstreamConfigError) as caught:
-        parse(servers)
-    message = str(caught.value)
-    assert message.startswith("upstream.json: ")
-    assert "accepted: " in message
+    broken, fine = parse({"broken": entry, "fine": {"command": "ok"}})
+    assert broken.name == "broken" and broken.problem is not None
+    assert "accepted: " in broken.problem or "must be an object" in broken.problem
     for word in words:
-        assert word in message
+        assert word in broken.problem
+    assert fine.problem is None and fine.command == "ok"
 
 
-@pytest.mark.parametrize("name", ["a", "my-server", "files.v2", "A_1", "x" * 64])
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("__proto__", id="proto"),
+        pytest.param("then", id="then"),
+        pytest.param("$x", id="dollar"),
+        pytest.param("@@iterator", id="at-at"),
+        pytest.param("a" * 101, id="too-long"),
+        pytest.param("", id="empty"),
+        pytest.param("a\nb", id="newline"),
+        pytest.param("a\u202eb", id="bidi"),
+        pytest.param(" lead", id="leading-space"),
+    ],
+)
+def test_an_unusable_server_name_makes_only_that_server_unavailable(name: str) -> None:
+    broken, fine = parse({name: {"command": "x"}, "fine": {"command": "y"}})
+    assert broken.problem is not None and "server name" in broken.problem
+    assert fine.problem is None
+
+
+@pytest.mark.parametrize(
+    "name", ["a", "my-server", "files.v2", "A_1", "x" * 100, "my server", "@scope/server", "Ünïcode"]
+)
 def test_usable_server_names(name: str) -> None:
-    assert only({name: {"command": "x"}}).name == name
+    config = only({name: {"command": "x"}})
+    assert config.name == name and config.problem is None
 
 
 @pytest.mark.parametrize(

@@ -17,10 +17,10 @@ import mcp_types as types
 import psutil
 import pytest
 
-from sandbox_server.upstream import transport
 from sandbox_server.upstream.config import ServerConfig
 from sandbox_server.upstream.connection import Upstream, UpstreamCallError
 from sandbox_server.upstream.group import Upstreams
+from sandbox_server.upstream.transports import streamable_http
 from tests.upstream.everything import everything_command
 
 pytestmark = pytest.mark.anyio
@@ -188,7 +188,7 @@ async def test_a_result_over_the_size_limit_is_too_large(records: ServerConfig) 
 async def test_an_http_reply_over_the_event_size_limit_is_too_large_and_the_session_lives_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transport, "MAX_MESSAGE_BYTES", 500_000)
+    monkeypatch.setattr(streamable_http, "MAX_MESSAGE_BYTES", 500_000)
     with http_server("records", tmp_path) as (url, _):
         async with connected(ServerConfig(name="records", transport="http", url=url)) as upstreams:
             error = await failure(upstreams["records"], "huge", {"bytes": 600_000}, max_result_bytes=10_000_000)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import mcp_types
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from sandbox_server.upstream.catalog import ToolInfo
 from sandbox_server.upstream.declarations import (
     RESULT_WITHOUT_SCHEMA,
+    TOOL_CONTENT,
     declaration,
     declarations,
     type_of,
@@ -63,7 +65,7 @@ def test_a_common_tool_is_declared_as_a_function_with_its_documentation() -> Non
     assert declaration(info) == (
         "/**\n"
         " * Search issues by text.\n"
-        " * Call: await tools.github.search_issues(args) (read-only)\n"
+        " * tools.github.search_issues(args): read-only\n"
         " */\n"
         "declare function search_issues(args: {\n"
         "  /** Query text. */\n"
@@ -75,11 +77,33 @@ def test_a_common_tool_is_declared_as_a_function_with_its_documentation() -> Non
     )
 
 
-def test_a_tool_without_output_schema_says_what_its_call_resolves_to() -> None:
+def test_a_text_tool_without_output_schema_is_declared_as_returning_a_string_without_boilerplate() -> None:
     text = declaration(tool({"type": "object", "properties": {}}, name="get-item", server="my-server"))
-    assert 'Call: await tools["my-server"]["get-item"](args)' in text
-    assert " ".join(RESULT_WITHOUT_SCHEMA.split()[:6]) in text
-    assert text.endswith("declare function get_item(args?: Record<string, unknown>): Promise<unknown>;")
+    assert text == (
+        '/** tools["my-server"]["get-item"](args) */\n'
+        "declare function get_item(args?: Record<string, unknown>): Promise<string>;"
+    )
+    assert " ".join(RESULT_WITHOUT_SCHEMA.split()[:6]) not in text
+
+
+def test_a_tool_that_says_it_gives_images_is_declared_as_returning_tool_content() -> None:
+    text = declaration(tool({"type": "object"}, name="screenshot", description="Takes a screenshot image."))
+    assert "): Promise<ToolContent>;" in text
+    assert text.endswith(TOOL_CONTENT)
+
+
+@pytest.mark.parametrize(
+    ("access", "note"),
+    [
+        pytest.param("confirm", "asks the user before each call", id="confirm"),
+        pytest.param("refuse", "refused by the user's policy", id="refuse"),
+        pytest.param("call", None, id="call"),
+    ],
+)
+def test_the_declaration_says_what_the_policy_does_with_the_tool(access: str, note: str | None) -> None:
+    text = declaration(replace(tool({"type": "object"}, name="write_query"), access=access))
+    first = text.split("*/")[0]
+    assert (note in first) if note else ("user" not in first)
 
 
 def test_a_tool_is_read_from_the_sdk_type_and_from_the_wire_dict_alike() -> None:
@@ -162,7 +186,7 @@ def test_local_definitions_become_aliases_and_recursion_ends_in_them() -> None:
     assert "declare function delete_(args: {\n  node: Node;" in text
     assert 'type Node = {\n  id: string;\n  children?: Node[];\n  /** default "file". */\n  kind?: Kind;\n};' in text
     assert text.endswith('type Kind = "file" | "dir";')
-    assert 'Call: await tools.fs["delete"](args) (destructive)' in text
+    assert 'tools.fs["delete"](args): destructive' in text
 
 
 def test_draft_07_definitions_and_pointers_into_properties_are_followed() -> None:
@@ -184,7 +208,7 @@ def test_a_reference_to_the_root_is_an_alias_named_after_the_tool() -> None:
 def test_a_cycle_of_aliases_that_are_only_each_other_is_cut() -> None:
     text = declaration(tool({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}))
     assert text.endswith(
-        "declare function search_issues(args: A): Promise<unknown>;\ntype A = B;\ntype B = unknown /* recursive */;"
+        "declare function search_issues(args: A): Promise<string>;\ntype A = B;\ntype B = unknown /* recursive */;"
     )
 
 

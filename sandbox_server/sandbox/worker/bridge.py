@@ -34,13 +34,14 @@ class HostLimits:
     Attributes:
         calls: Calls in all; past it each call fails, naming ``calls_setting``.
         in_flight: Calls passed to the pool at once; more wait.
-        request_bytes: Largest request text.
+        request_bytes: Largest request text; past it a call fails, naming ``request_setting``.
     """
 
     calls: int
     calls_setting: str
     in_flight: int
     request_bytes: int
+    request_setting: str = "max_tool_argument_bytes"
 
     @classmethod
     def from_request(cls, value: Any) -> HostLimits | None:
@@ -48,11 +49,13 @@ class HostLimits:
         if not isinstance(value, dict):
             return None
         calls, in_flight, size = value.get("calls"), value.get("inFlight"), value.get("requestBytes")
-        setting = value.get("callsSetting")
+        setting, size_setting = value.get("callsSetting"), value.get("requestSetting", "max_tool_argument_bytes")
         numbers = (calls, in_flight, size)
         if not all(isinstance(number, int) and number >= 1 for number in numbers) or not isinstance(setting, str):
             return None
-        return cls(int(calls), setting, int(in_flight), int(size))  # type: ignore[arg-type]
+        if not isinstance(size_setting, str):
+            return None
+        return cls(int(calls), setting, int(in_flight), int(size), size_setting)  # type: ignore[arg-type]
 
 
 class HostBridge:
@@ -118,7 +121,8 @@ class HostBridge:
                 None,
                 _error(
                     "HostCallTooLarge",
-                    f"the request is larger than a host call may be ({most} bytes as JSON, MAX_HOST_REQUEST_BYTES): "
+                    f"the request is larger than a host call may be ({most} bytes as JSON, "
+                    f"{limits.request_setting if limits is not None else 'max_tool_argument_bytes'}): "
                     "pass less per call, or split it over several calls",
                 ),
             )
