@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -262,7 +261,8 @@ def test_a_relative_import_is_resolved_against_its_module(tmp_path: Path) -> Non
     source = tmp_path / "example.py"
     source.write_text("from ..protocol import HEADER\nfrom .. import limits\n", encoding="utf-8")
     known = modules("sandbox_server")
-    found = {each.imported for each in imports_of("sandbox_server.sandbox.worker.example", source, known, "sandbox_server")}
+    name = "sandbox_server.sandbox.worker.example"
+    found = {each.imported for each in imports_of(name, source, known, "sandbox_server")}
     assert found == {"sandbox_server.sandbox.protocol", "sandbox_server.sandbox.limits"}
 
 
@@ -271,6 +271,8 @@ def test_an_import_up_the_layers_is_a_back_arrow() -> None:
     upward = {"sandbox_server.sandbox.pool": [Import("sandbox_server.sandbox.pool", "sandbox_server.tools.add", 7)]}
     downward = {"sandbox_server.tools.add": [Import("sandbox_server.tools.add", "sandbox_server.sandbox", 3)]}
     sideways = {"sandbox_server.tools.add": [Import("sandbox_server.tools.add", "sandbox_server.registry", 4)]}
-    assert back_arrows(upward, placed) == ["sandbox_server.sandbox.pool:7 (layer 3) -> sandbox_server.tools.add (layer 2)"]
+    assert back_arrows(upward, placed) == [
+        "sandbox_server.sandbox.pool:7 (layer 3) -> sandbox_server.tools.add (layer 2)"
+    ]
     assert back_arrows(downward, placed) == []
     assert len(back_arrows(sideways, placed)) == 1
