@@ -27,8 +27,6 @@ __all__ = [
 
 ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed", "cancelled", "busy", "session"]
 
-SESSION_NAME = "^[A-Za-z0-9_.-]{1,64}$"
-"""What a session name may be: short, and safe to show in any message."""
 SESSION_ARGUMENT = "^[A-Za-z0-9_.-]{1,400}$"
 """What ``session`` may be: a name (at most 64 characters), or a handle this server gave (``h.v1.`` and a sealed
 token, longer than any name)."""
