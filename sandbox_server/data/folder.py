@@ -400,4 +400,3 @@ class DataFolder:
 
 
 _READ_CHUNK = 1 << 20
-

@@ -189,4 +189,3 @@ def _delete(path: Path) -> None:
         shutil.rmtree(path)
     elif path.exists() or path.is_symlink():
         path.unlink()
-

@@ -16,6 +16,7 @@ from sandbox_server.tools.rendering import fenced, render_outcome
 from sandbox_server.tools.runs import PROGRESS_INTERVAL_S, js_handler
 
 __all__ = [
+    "INSTRUCTION",
     "OUTPUT_SCHEMA",
     "PROGRESS_INTERVAL_S",
     "execute_js_tool",
@@ -24,6 +25,13 @@ __all__ = [
     "render_outcome",
     "structure_argument_error",
 ]
+
+INSTRUCTION = (
+    "anything else that needs real computation (aggregating data, big numbers with BigInt, regular expressions, "
+    "parsing, date and time-zone math with Intl or Temporal): write a short JavaScript snippet; its last expression "
+    "(or `return` value) is the result, console.log output is returned too. Pass data in `input`."
+)
+"""The tool's line in the server's instructions."""
 
 ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed", "cancelled", "busy", "session"]
 
@@ -257,6 +265,7 @@ def execute_js_tool(
     return ToolSpec(
         name="execute_js",
         title="Run JavaScript or TypeScript",
+        instruction=INSTRUCTION,
         description=description,
         input_schema=input_schema(settings, folder is not None),
         output_schema=OUTPUT_SCHEMA,
