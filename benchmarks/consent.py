@@ -34,6 +34,8 @@ __all__ = ["JOURNALED", "measure"]
 
 ROOT = Path(__file__).resolve().parents[1]
 JOURNALED = (0, 10, 40)
+RECORDED_CALLS = 10
+"""Upstream calls of the run measured journaled and not, for what recording costs."""
 """Upstream calls made before the call that needs consent, replayed from the journal when the run resumes."""
 TOOL = "execute_js_with_tools"
 
@@ -62,7 +64,7 @@ class _Accept:
 
 
 @asynccontextmanager
-async def _client(config: Path, mode: str, user: _Accept) -> AsyncIterator[Client]:
+async def _client(config: Path, mode: str, user: _Accept | None) -> AsyncIterator[Client]:
     parameters = server_parameters(SANDBOX_UPSTREAM=str(config), SANDBOX_WORKERS="2")
     async with Client(parameters, mode=mode, elicitation_callback=user) as client:  # type: ignore[arg-type]
         yield client
@@ -97,8 +99,12 @@ async def measure(plan: Plan, progress: Progress) -> Section:
         }
         config.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
         modern_user, legacy_user = _Accept(), _Accept()
-        async with _client(config, "auto", modern_user) as modern, _client(config, "legacy", legacy_user) as legacy:
-            bar = progress.bar("consent calls", (warmup + iterations) * len(JOURNALED))
+        async with (
+            _client(config, "auto", modern_user) as modern,
+            _client(config, "legacy", legacy_user) as legacy,
+            _client(config, "auto", None) as unasking,
+        ):
+            bar = progress.bar("consent calls", (warmup + iterations) * (len(JOURNALED) + 1))
             for i in range(warmup + iterations):
                 for calls in JOURNALED:
                     measured = {
@@ -110,6 +116,14 @@ async def measure(plan: Plan, progress: Progress) -> Section:
                         for key, value in measured.items():
                             samples.setdefault(key, []).append(value)
                     bar.advance()
+                # The same ten calls, journaled (a client that can be asked: the run may pause) and not (one that
+                # cannot: nothing could resume it, so nothing is recorded).
+                recorded = await _timed(modern, code(RECORDED_CALLS, "free"), RECORDED_CALLS)
+                unrecorded = await _timed(unasking, code(RECORDED_CALLS, "free"), RECORDED_CALLS)
+                if i >= warmup:
+                    samples.setdefault("recorded", []).append(recorded)
+                    samples.setdefault("unrecorded", []).append(unrecorded)
+                bar.advance()
             bar.close()
         if modern_user.asked != legacy_user.asked:
             raise CallFailed(f"the two clients were asked {modern_user.asked} and {legacy_user.asked} times")
@@ -155,6 +169,27 @@ async def measure(plan: Plan, progress: Progress) -> Section:
             per_call,
             note="computed per iteration",
         )
+    )
+    section.rows.append(
+        Row(
+            "unrecorded",
+            f"{RECORDED_CALLS} upstream calls, then `touch` under allow, not journaled",
+            "ms",
+            samples["unrecorded"],
+        )
+    )
+    section.rows.append(
+        Row(
+            "recorded",
+            "the same, journaled (the client can be asked, so the run keeps what it needs to resume)",
+            "ms",
+            samples["recorded"],
+        )
+    )
+    section.compare("recorded", "unrecorded", short="not journaled")
+    section.notes.append(
+        "A plain execute_js call keeps no journal (only a code-mode run that may pause, and a session's cell): its "
+        "cost is unchanged by construction."
     )
     section.notes.append(
         "The client answers at once (no user waits): the rows are the server's and the protocol's share. The pause "

@@ -10,6 +10,7 @@ from importlib import metadata
 from pathlib import Path
 
 from benchmarks import engine, node
+from sandbox_server.identity import DISTRIBUTION
 
 __all__ = ["describe"]
 
@@ -55,7 +56,7 @@ def describe() -> dict[str, str]:
         "python": f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})",
         **engine.versions(),
         "mcp": _version("mcp"),
-        "sandbox-server": f"{_version('sandbox-server')}, source {_source_state()}",
+        "sandbox-server": f"{_version(DISTRIBUTION)}, source {_source_state()}",
         "node": node.node_version(command) if command else "not on PATH",
         "SANDBOX_* settings": " ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("SANDBOX_"))
         or "defaults",

@@ -44,7 +44,7 @@ def plot(path: Path, sections: list[Section]) -> str | None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        return "matplotlib is not installed (pip install 'sandbox-server[bench]'): no plot"
+        return "matplotlib is not installed (pip install -e '.[bench]'): no plot"
     by_key = {section.key: section for section in sections}
     panels = [(by_key[key], key == "latency") for key in ("latency", "work") if key in by_key and by_key[key].rows]
     if not panels:

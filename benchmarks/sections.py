@@ -30,6 +30,7 @@ from benchmarks import (
     packages,
     peer,
     peer_options,
+    rebuild,
     sessions,
     sessions_task,
     throughput,
@@ -71,6 +72,7 @@ PARTS: tuple[Part, ...] = (
     Part("charts", "18. charts: first and warm renders"),
     Part("packages", "20. npm packages: a server with them, and first imports"),
     Part("balancer", "21. replicas behind HAProxy"),
+    Part("rebuild", "22. sessions rebuilt from their journal of 1, 10 and 100 cells"),
 )
 SHARED_SERVER = ("latency", "work", "throughput")
 """Parts measured on one server, as a client session would use it."""
@@ -155,6 +157,8 @@ class Run:
             await self.add("packages", lambda: packages.measure(plan, progress))
         if "balancer" in only:
             await self.add("balancer", lambda: balancer.measure(plan, progress))
+        if "rebuild" in only:
+            await self.add("rebuild", lambda: rebuild.measure(plan, progress))
 
     async def measure_on_one_server(self) -> None:
         """Sections 3 to 5 (those named), on one server, as a client session would use it."""

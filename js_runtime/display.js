@@ -80,7 +80,7 @@ const SVG_START = new RegExpCtor('^\\s*(?:<\\?xml[^>]*>\\s*)?(?:<!--[\\s\\S]*?--
 function requireCharts(what) {
   if (!displayState.charts) {
     throw new ErrorCtor('display() of ' + what + ' needs the server\'s chart renderer, which is not installed: ' +
-      "the server's operator can add it with pip install 'sandbox-server[charts]'. PNG or JPEG bytes " +
+      "the server's operator can add it with pip install 'mcp-v8-sandbox[charts]'. PNG or JPEG bytes " +
       'display without it');
   }
 }

@@ -13,7 +13,7 @@ from sandbox_server.charts import Renderer, charts_available
 from sandbox_server.data.folder import DataFolder
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.identity import package_version
-from sandbox_server.journal import MemoryStore, StateKeys, StateStore, state_keys_from
+from sandbox_server.journal import StateKeys, StateStore, open_store, state_keys_from
 from sandbox_server.listeners import ToolListListeners
 from sandbox_server.observability import Telemetry
 from sandbox_server.packages.catalog import server_catalog
@@ -26,6 +26,7 @@ from sandbox_server.tools import deterministic_tools
 from sandbox_server.tools.execute_js import execute_js_tool
 from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
 from sandbox_server.tools.resumable import PausedRuns
+from sandbox_server.tools.unavailable import unavailable_arguments
 from sandbox_server.upstream import redaction
 from sandbox_server.upstream.config import load_upstream_config
 from sandbox_server.upstream.directory import Directory
@@ -80,7 +81,7 @@ class App:
         folder = None if settings.data_dir is None else DataFolder(settings.data_dir)
         keys = StateKeys(state_keys_from(os.environ), settings.state_ttl_s)
         telemetry = Telemetry(package_version())
-        store = MemoryStore()
+        store = open_store(settings.state_store, keys)
         observed = telemetry.observed_store(store)  # the stores' failures are counted for /metrics
         sessions = SessionManager(
             limits,
@@ -116,7 +117,10 @@ class App:
             registry.add(
                 execute_js_with_tools_tool(settings, pool, directory, folder, sessions, renderer, paused, packages)
             )
-        validators = {spec.name: ArgumentValidator(spec.input_schema) for spec in registry}
+        validators = {
+            spec.name: ArgumentValidator(spec.input_schema, unavailable=unavailable_arguments(spec.name))
+            for spec in registry
+        }
         backlog = Backlog(settings.max_request_memory_mb * 2**20)
         telemetry.metrics.watch(pool=pool.stats, live_sessions=sessions.count, backlog=backlog.stats)
         return cls(

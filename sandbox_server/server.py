@@ -38,6 +38,7 @@ from sandbox_server.registry import CallContext, Resume, ToolSpec
 from sandbox_server.results import InputRequired, ToolResult
 from sandbox_server.sandbox.protocol import well_formed
 from sandbox_server.settings import Settings
+from sandbox_server.tools.unavailable import unknown_tool
 from sandbox_server.upstream.consent import Elicitation
 from sandbox_server.upstream.resources import ToolResources
 
@@ -136,6 +137,8 @@ def lifespan(app: App) -> Callable[[Server[App]], AbstractAsyncContextManager[Ap
                         await app.upstreams.aclose()
                 finally:
                     await app.pool.aclose()
+                    if app.store is not None:
+                        await app.store.aclose()
 
     return running
 
@@ -276,11 +279,11 @@ def call_tool(app: App, log: RequestLog) -> Callable[[Context, types.CallToolReq
 
 
 def _spec_named(app: App, name: str) -> ToolSpec:
-    """The tool called ``name``; an unknown name is protocol misuse, a JSON-RPC error naming the tools there are."""
+    """The tool called ``name``; an unknown name is protocol misuse, a JSON-RPC error naming the tools there are (and
+    the flag that adds the one called, when a setting would)."""
     spec = app.registry.get(name)
     if spec is None:
-        known = ", ".join(app.registry.names())
-        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name!r}. Known tools: {known}.")
+        raise MCPError(code=types.INVALID_PARAMS, message=unknown_tool(name, app.registry.names()))
     return spec
 
 

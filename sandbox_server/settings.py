@@ -2,11 +2,15 @@
 
 Every limit is a named constant here; the CLI, the tool schemas, the README and the worker pool all read them
 from this module. At run time each setting can be given as a command-line flag or as an environment variable
-named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``).
+named ``SANDBOX_<NAME>`` (for example ``SANDBOX_MEMORY_LIMIT_MB=256``). The fields of :class:`Settings` are the one
+list of settings: the command line makes a flag of each (its help is the field's description; :class:`Option` marks
+the fields whose flag is named otherwise, belongs to ``serve`` only, or does not exist), and a test holds the
+README's table to them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -14,38 +18,23 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = [
-    "DEFAULT_HOST",
-    "DEFAULT_HTTP_BODY_TIMEOUT_S",
-    "DEFAULT_HTTP_HEADER_TIMEOUT_S",
-    "DEFAULT_HTTP_MAX_CONNECTIONS",
-    "DEFAULT_HTTP_MAX_SESSIONS",
-    "DEFAULT_HTTP_MAX_STREAMS",
-    "DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S",
-    "DEFAULT_HTTP_STREAM_MAX_S",
     "DEFAULT_MAX_CALLS_IN_FLIGHT",
     "DEFAULT_MAX_CODE_BYTES",
     "DEFAULT_MAX_CONSENT_ARGUMENT_CHARS",
-    "DEFAULT_MAX_FILES",
-    "DEFAULT_MAX_FILES_BYTES",
     "DEFAULT_MAX_INPUT_BYTES",
     "DEFAULT_MAX_JOURNAL_BYTES",
-    "DEFAULT_MAX_QUEUE_WAIT_S",
-    "DEFAULT_MAX_REQUEST_MEMORY_MB",
-    "DEFAULT_MAX_RESOURCE_BYTES",
+    "DEFAULT_MAX_SESSIONS_PER_CLIENT",
     "DEFAULT_MAX_TIMEOUT_MS",
-    "DEFAULT_MAX_TOOL_CALLS",
-    "DEFAULT_MAX_TOOL_RESULT_BYTES",
     "DEFAULT_MEMORY_LIMIT_MB",
     "DEFAULT_OUTPUT_CAP_BYTES",
-    "DEFAULT_PORT",
-    "DEFAULT_STATE_TTL_S",
+    "DEFAULT_SESSION_IDLE_TIMEOUT_S",
+    "DEFAULT_SESSION_MAX_AGE_S",
+    "DEFAULT_SESSION_REBUILD_TIMEOUT_S",
     "DEFAULT_TIMEOUT_MS",
     "DEFAULT_TIMEZONE",
     "MAX_HOST_REQUEST_BYTES",
-    "MESSAGE_OVERHEAD_BYTES",
-    "MIN_MESSAGE_BYTES",
+    "Option",
     "Settings",
-    "default_workers",
     "is_loopback",
 ]
 
@@ -99,11 +88,6 @@ DEFAULT_PORT = 8000
 DEFAULT_HTTP_MAX_CONNECTIONS = 256
 """Open HTTP connections at most; beyond it the oldest connection without a request in progress is closed, or
 the new one is answered 503 when every connection has one."""
-DEFAULT_HTTP_REQUESTS_PER_WORKER = 4
-"""Default limit on ``/mcp`` requests in progress (running, or waiting for a worker), per worker process."""
-MIN_HTTP_MAX_REQUESTS = 8
-"""The default limit on ``/mcp`` requests in progress is never below this. Requests beyond the limit are answered
-503 with Retry-After at once, before their body is read."""
 DEFAULT_HTTP_HEADER_TIMEOUT_S = 10.0
 """Seconds a connection may take to send a request's headers, from when it opens or starts the request."""
 DEFAULT_HTTP_BODY_TIMEOUT_S = 20.0
@@ -116,6 +100,21 @@ DEFAULT_HTTP_STREAM_MAX_S = 300.0
 """Seconds a ``GET /mcp`` stream stays open before the server ends it (its client may open a new one)."""
 DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S = 600.0
 """Seconds a session may go without any request before it is closed (HTTP sessions only)."""
+DEFAULT_HTTP_DRAIN_DELAY_S = 0.0
+"""Seconds between SIGTERM and the drain during which the server still serves but ``/healthz`` answers 503, so that
+a load balancer stops sending it requests first (behind one, set it above the balancer's time to notice)."""
+DEFAULT_UPSTREAM_CONNECT_TIMEOUT_S = 10.0
+"""Seconds each upstream server has to start and list its tools."""
+DEFAULT_TOOL_CALL_TIMEOUT_S = 30.0
+"""Seconds one upstream tool call may take."""
+DEFAULT_MAX_SESSIONS_PER_CLIENT = 4
+"""JavaScript sessions one client may have at once."""
+DEFAULT_SESSION_IDLE_TIMEOUT_S = 900.0
+"""Seconds a JavaScript session may go without a call before it ends."""
+DEFAULT_SESSION_MAX_AGE_S = 4 * 3600.0
+"""Seconds after its start at which a JavaScript session ends, used or not."""
+DEFAULT_SESSION_REBUILD_TIMEOUT_S = 120.0
+"""Seconds a session may take to be rebuilt from its journal."""
 
 
 SESSION_BUDGET_BYTES = 256 * 2**20
@@ -135,127 +134,208 @@ def default_max_sessions() -> int:
 
 def default_workers() -> int:
     """One worker process per CPU this process may run on."""
-    from sandbox_server import platform
-
+    try:
+        from sandbox_server import platform
+    except ValueError:  # an unusable SANDBOX_PLATFORM, which the ``platform`` setting itself reports
+        return 1
     return platform.cpu_count()
 
 
+@dataclass(frozen=True, slots=True)
+class Option:
+    """Metadata of a :class:`Settings` field whose flag differs from the rule: each field is a flag named after it
+    (``max_files``: ``--max-files``) on every command, and ``SANDBOX_<NAME>`` (see :mod:`sandbox_server.cli.flags`)."""
+
+    flag: str | None = None
+    """The flag's name; None: derived from the field's name; empty: no flag, the environment variable only."""
+    serve_only: bool = False
+    """A flag of ``serve`` only (how to serve), not of the client commands, which start a stdio server."""
+    default_text: str | None = None
+    """How the default reads in ``--help`` and the README, where it is computed at start-up."""
+
+
+ENVIRONMENT_ONLY = Option("")
+SERVING = Option(serve_only=True)
+
+
 class Settings(BaseSettings):
-    """Validated server configuration; a bad value fails at start-up with a message naming it."""
+    """Validated server configuration; a bad value fails at start-up with a message naming it. Each field's
+    description is its flag's help."""
 
     model_config = SettingsConfigDict(env_prefix="SANDBOX_", extra="forbid", validate_default=True)
 
-    default_timeout_ms: int = Field(DEFAULT_TIMEOUT_MS, ge=1, description="execute_js time limit when none is asked")
+    default_timeout_ms: int = Field(DEFAULT_TIMEOUT_MS, ge=1, description="execute_js time limit if a call names none")
     max_timeout_ms: int = Field(DEFAULT_MAX_TIMEOUT_MS, ge=1, description="largest timeout_ms a call may ask for")
-    memory_limit_mb: int = Field(DEFAULT_MEMORY_LIMIT_MB, ge=16, le=65_536, description="memory per execution")
-    output_cap_bytes: int = Field(DEFAULT_OUTPUT_CAP_BYTES, ge=1_024, description="cap on stdout+stderr+result")
-    max_code_bytes: int = Field(DEFAULT_MAX_CODE_BYTES, ge=1, description="largest accepted code")
-    max_input_bytes: int = Field(DEFAULT_MAX_INPUT_BYTES, ge=2, description="largest accepted input (as JSON)")
-    data_dir: Path | None = Field(
-        None, description="folder whose files execute_js may read and resources/read returns (off when unset)"
+    memory_limit_mb: int = Field(DEFAULT_MEMORY_LIMIT_MB, ge=16, le=65_536, description="memory per execution, MiB")
+    output_cap_bytes: int = Field(DEFAULT_OUTPUT_CAP_BYTES, ge=1_024, description="cap on stdout + stderr + result")
+    max_code_bytes: int = Field(DEFAULT_MAX_CODE_BYTES, ge=1, description="largest accepted code, in bytes")
+    max_input_bytes: int = Field(DEFAULT_MAX_INPUT_BYTES, ge=2, description="largest accepted input, in bytes of JSON")
+    workers: Annotated[int, Option(default_text="CPU count")] = Field(
+        default_factory=default_workers, ge=1, le=256, description="JavaScript worker processes"
     )
-    packages_dir: Path | None = Field(
-        None,
-        description="folder of the npm packages code may import (sandbox-server packages add); default: a per-user "
-        "data folder",
+    timezone: str = Field(DEFAULT_TIMEZONE, min_length=1, description="time zone the JavaScript code sees (IANA name)")
+    data_dir: Path | None = Field(None, description="folder whose files execute_js may read and resources publish")
+    packages_dir: Annotated[Path | None, Option(default_text="a per-user data folder")] = Field(
+        None, description="folder of the npm packages code may import (sandbox-server packages add)"
     )
-    max_files: int = Field(DEFAULT_MAX_FILES, ge=1, description="most data-folder files per execute_js call")
+    max_files: int = Field(DEFAULT_MAX_FILES, ge=1, description="most data-folder files one execute_js call may name")
     max_files_bytes: int = Field(
-        DEFAULT_MAX_FILES_BYTES, ge=1, description="most bytes of data-folder files per execute_js call"
+        DEFAULT_MAX_FILES_BYTES, ge=1, description="most bytes of data-folder files one execute_js call may name"
     )
     max_resource_bytes: int = Field(DEFAULT_MAX_RESOURCE_BYTES, ge=1, description="largest file resources/read returns")
     max_request_memory_mb: int = Field(
-        DEFAULT_MAX_REQUEST_MEMORY_MB, ge=1, le=1_048_576, description="memory requests in progress may hold together"
+        DEFAULT_MAX_REQUEST_MEMORY_MB,
+        ge=1,
+        le=1_048_576,
+        description="memory requests in progress may hold together, estimated from their size; more are refused",
+    )
+    max_queue_wait_s: float = Field(
+        DEFAULT_MAX_QUEUE_WAIT_S, gt=0, le=86_400, description="seconds a call may wait for a free worker"
     )
     max_tool_calls: int = Field(
-        DEFAULT_MAX_TOOL_CALLS, ge=1, le=100_000, description="calls to the host (tools, file reads) per execution"
+        DEFAULT_MAX_TOOL_CALLS,
+        ge=1,
+        le=100_000,
+        description="calls one execution may make to the host (tools, file reads)",
     )
     max_calls_in_flight: int = Field(
         DEFAULT_MAX_CALLS_IN_FLIGHT, ge=1, le=1_000, description="such calls in progress at once per execution"
     )
     upstream: Path | None = Field(
         None,
-        description="JSON file of other MCP servers (mcpServers format) whose tools execute_js_with_tools can call",
+        description="JSON file of other MCP servers (mcpServers format) whose tools execute_js_with_tools calls",
     )
     upstream_connect_timeout_s: float = Field(
-        10.0, gt=0, le=600, description="seconds each upstream server has to start and list its tools"
+        DEFAULT_UPSTREAM_CONNECT_TIMEOUT_S,
+        gt=0,
+        le=600,
+        description="seconds each upstream server has to start and list its tools (raise it for servers that "
+        "npx downloads on first use)",
     )
-    tool_call_timeout_s: float = Field(30.0, gt=0, le=86_400, description="seconds one upstream tool call may take")
+    tool_call_timeout_s: float = Field(
+        DEFAULT_TOOL_CALL_TIMEOUT_S, gt=0, le=86_400, description="seconds one upstream tool call may take"
+    )
     max_tool_result_bytes: int = Field(
-        DEFAULT_MAX_TOOL_RESULT_BYTES, ge=1_024, le=64 * 2**20, description="largest upstream tool result (as JSON)"
+        DEFAULT_MAX_TOOL_RESULT_BYTES,
+        ge=1_024,
+        le=64 * 2**20,
+        description="largest upstream tool result, in bytes of JSON",
     )
     max_consent_argument_chars: int = Field(
         DEFAULT_MAX_CONSENT_ARGUMENT_CHARS,
         ge=100,
         le=1_048_576,
-        description="largest arguments (characters of JSON) a consent question shows in full; larger calls are refused",
+        description="largest arguments a consent question shows in full, in characters of JSON; larger calls are "
+        "refused",
     )
-    max_sessions: int = Field(
+    max_sessions: Annotated[int, Option(default_text="a quarter of memory / 256 MiB, 2 to 32")] = Field(
         default_factory=default_max_sessions,
         ge=1,
         le=1_024,
         description="sessions the server keeps at most, each in a worker process of its own",
     )
-    max_sessions_per_client: int = Field(4, ge=1, le=1_024, description="sessions one client may have at once")
-    session_idle_timeout_s: float = Field(900.0, gt=0, le=7 * 86_400, description="an unused session ends after this")
+    max_sessions_per_client: int = Field(
+        DEFAULT_MAX_SESSIONS_PER_CLIENT, ge=1, le=1_024, description="sessions one client may have at once"
+    )
+    session_idle_timeout_s: float = Field(
+        DEFAULT_SESSION_IDLE_TIMEOUT_S, gt=0, le=7 * 86_400, description="seconds before an unused session ends"
+    )
     session_max_age_s: float = Field(
-        4 * 3600.0, gt=0, le=30 * 86_400, description="a session ends this long after it started"
+        DEFAULT_SESSION_MAX_AGE_S,
+        gt=0,
+        le=30 * 86_400,
+        description="seconds after which a session ends, used or not",
     )
     session_rebuild_timeout_s: float = Field(
-        120.0, gt=0, le=86_400, description="seconds a session may take to be rebuilt from its journal"
-    )
-    max_queue_wait_s: float = Field(
-        DEFAULT_MAX_QUEUE_WAIT_S, gt=0, le=86_400, description="seconds a call may wait for a free worker"
+        DEFAULT_SESSION_REBUILD_TIMEOUT_S,
+        gt=0,
+        le=86_400,
+        description="seconds a session may take to be rebuilt from its journal",
     )
     state_ttl_s: float = Field(
-        DEFAULT_STATE_TTL_S, gt=0, le=7 * 86_400, description="seconds a run paused for the user's consent waits"
+        DEFAULT_STATE_TTL_S,
+        gt=0,
+        le=7 * 86_400,
+        description="seconds a run paused for the user's consent waits for the answer",
+    )
+    state_store: str = Field(
+        "memory",
+        description="where sessions and paused runs are kept: memory (this process), sqlite:///PATH (processes on one "
+        "host) or redis://HOST:PORT/DB (processes anywhere); a shared store needs SANDBOX_STATE_KEYS",
     )
     max_journal_bytes: int = Field(
         DEFAULT_MAX_JOURNAL_BYTES,
         ge=65_536,
         le=256 * 2**20,
-        description="largest journal (as JSON) of a paused run or a session, beyond which it is refused",
+        description="largest journal of a paused run or a session, in bytes of JSON; a larger one is refused",
     )
-    workers: int = Field(default_factory=default_workers, ge=1, le=256, description="JavaScript worker processes")
-    timezone: str = Field(DEFAULT_TIMEZONE, min_length=1, description="time zone seen by JavaScript (IANA name)")
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
-    platform: Literal["auto", "linux", "portable"] = Field(
+    platform: Annotated[Literal["auto", "linux", "portable"], ENVIRONMENT_ONLY] = Field(
         "auto",
         description="operating-system calls: linux, or portable (macOS and others; forced on Linux for testing); "
         "read from SANDBOX_PLATFORM only, by the server and its workers alike",
     )
-    transport: Literal["stdio", "http"] = Field("stdio", description="how to serve MCP")
-    host: str = Field(DEFAULT_HOST, min_length=1, description="HTTP bind address")
-    port: int = Field(DEFAULT_PORT, ge=0, le=65_535, description="HTTP port (0 picks a free one)")
-    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+    auth_token: Annotated[SecretStr | None, ENVIRONMENT_ONLY] = Field(
+        None,
+        description="bearer token HTTP clients must send; required when binding beyond localhost (never a flag, so "
+        "that it does not show in process listings)",
+    )
+    transport: Annotated[Literal["stdio", "http"], SERVING] = Field("stdio", description="how to serve MCP")
+    host: Annotated[str, SERVING] = Field(DEFAULT_HOST, min_length=1, description="HTTP bind address")
+    port: Annotated[int, SERVING] = Field(DEFAULT_PORT, ge=0, le=65_535, description="HTTP port (0 picks a free one)")
+    allowed_hosts: Annotated[list[str], NoDecode, SERVING] = Field(
         default_factory=list,
-        description="extra Host header values accepted over HTTP (DNS-rebinding protection), e.g. mcp.example.com",
+        description="comma-separated Host names accepted over HTTP besides localhost (DNS-rebinding protection), "
+        "e.g. mcp.example.com",
     )
-    auth_token: SecretStr | None = Field(
-        None, description="bearer token HTTP clients must send; required when binding beyond localhost"
+    http_sessions: Annotated[bool, Option(serve_only=True, default_text="off (stateless)")] = Field(
+        False,
+        description="keep MCP sessions (Mcp-Session-Id) over HTTP, so that logging/setLevel and "
+        "notifications/cancelled work",
     )
-    metrics_token: SecretStr | None = Field(
+    metrics_token: Annotated[SecretStr | None, ENVIRONMENT_ONLY] = Field(
         None, description="bearer token that opens GET /metrics only (the auth token opens it too)"
     )
-    http_sessions: bool = Field(
-        False, description="keep MCP sessions (Mcp-Session-Id) over HTTP, for logging/setLevel and cancellation"
+    http_max_connections: Annotated[int, SERVING] = Field(
+        DEFAULT_HTTP_MAX_CONNECTIONS, ge=1, le=65_536, description="open HTTP connections at most"
     )
-    http_max_connections: int = Field(DEFAULT_HTTP_MAX_CONNECTIONS, ge=1, le=65_536, description="open connections")
-    http_header_timeout_s: float = Field(
-        DEFAULT_HTTP_HEADER_TIMEOUT_S, gt=0, le=3_600, description="seconds to send a request's headers"
+    http_header_timeout_s: Annotated[float, Option("--http-header-timeout", serve_only=True)] = Field(
+        DEFAULT_HTTP_HEADER_TIMEOUT_S, gt=0, le=3_600, description="seconds a client may take to send request headers"
     )
-    http_body_timeout_s: float = Field(
-        DEFAULT_HTTP_BODY_TIMEOUT_S, gt=0, le=3_600, description="seconds to send a request's body"
+    http_body_timeout_s: Annotated[float, Option("--http-body-timeout", serve_only=True)] = Field(
+        DEFAULT_HTTP_BODY_TIMEOUT_S, gt=0, le=3_600, description="seconds a client may take to send a request body"
     )
-    http_max_sessions: int = Field(DEFAULT_HTTP_MAX_SESSIONS, ge=1, le=1_000_000, description="open HTTP sessions")
-    http_max_streams: int = Field(
-        DEFAULT_HTTP_MAX_STREAMS, ge=1, le=65_536, description="open GET /mcp streams (HTTP sessions only)"
+    http_max_sessions: Annotated[int, SERVING] = Field(
+        DEFAULT_HTTP_MAX_SESSIONS, ge=1, le=1_000_000, description="open HTTP sessions at most (with --http-sessions)"
     )
-    http_stream_max_s: float = Field(
-        DEFAULT_HTTP_STREAM_MAX_S, gt=0, le=86_400, description="seconds before a GET /mcp stream is ended"
+    http_session_idle_timeout_s: Annotated[float, Option("--http-session-idle-timeout", serve_only=True)] = Field(
+        DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S,
+        gt=0,
+        le=86_400,
+        description="seconds before an unused HTTP session is closed (with --http-sessions)",
     )
-    http_session_idle_timeout_s: float = Field(
-        DEFAULT_HTTP_SESSION_IDLE_TIMEOUT_S, gt=0, le=86_400, description="seconds before an idle session closes"
+    http_max_streams: Annotated[int, SERVING] = Field(
+        DEFAULT_HTTP_MAX_STREAMS, ge=1, le=65_536, description="open GET /mcp streams at most (with --http-sessions)"
+    )
+    http_stream_max_s: Annotated[float, SERVING] = Field(
+        DEFAULT_HTTP_STREAM_MAX_S,
+        gt=0,
+        le=86_400,
+        description="seconds before a GET /mcp stream is ended (with --http-sessions)",
+    )
+    drain_timeout_s: Annotated[
+        float | None, Option("--drain-timeout", serve_only=True, default_text="max timeout + 5 s")
+    ] = Field(
+        None,
+        ge=0,
+        le=86_400,
+        description="seconds to keep answering requests in progress after stdin closes (stdio) or SIGTERM",
+    )
+    http_drain_delay_s: Annotated[float, Option("--http-drain-delay", serve_only=True)] = Field(
+        DEFAULT_HTTP_DRAIN_DELAY_S,
+        ge=0,
+        le=600,
+        description="seconds after SIGTERM of still serving with /healthz at 503, before the drain",
     )
 
     @field_validator("allowed_hosts", mode="before")
@@ -264,6 +344,14 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("state_store")
+    @classmethod
+    def _known_store(cls, value: str) -> str:
+        from sandbox_server.store_location import parse_store_url
+
+        parse_store_url(value)
+        return value.strip()
 
     @property
     def packages_path(self) -> Path:

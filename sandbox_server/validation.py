@@ -122,9 +122,12 @@ def _quick_check(schema: Any) -> Check | None:
 class ArgumentValidator:
     """Validates tool arguments and explains every problem found."""
 
-    def __init__(self, schema: Mapping[str, Any]) -> None:
+    def __init__(self, schema: Mapping[str, Any], *, unavailable: Mapping[str, str] | None = None) -> None:
+        """``unavailable``: arguments this schema lacks because of how the server was started, each with what to
+        change, said when a call passes one."""
         Draft202012Validator.check_schema(schema)
         self._schema = schema
+        self._unavailable = unavailable or {}
         self._validator = Draft202012Validator(schema)
         properties = schema.get("properties", {})
         self._accepted = list(properties) if isinstance(properties, Mapping) else []
@@ -196,7 +199,8 @@ class ArgumentValidator:
         if error.validator == "additionalProperties" and not error.absolute_path:
             extras = sorted(set(error.instance) - set(self._accepted)) if isinstance(error.instance, dict) else []
             names = ", ".join(repr(name) for name in extras)
-            return f"unexpected argument {names}; accepted arguments are: {accepted}"
+            why = "".join(f"; {self._unavailable[name]}" for name in extras if name in self._unavailable)
+            return f"unexpected argument {names}; accepted arguments are: {accepted}{why}"
         if error.validator == "required":
             missing = str(error.message).split("'")[1] if "'" in str(error.message) else str(error.message)
             return f"missing required argument '{missing}'"

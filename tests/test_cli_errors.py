@@ -68,13 +68,14 @@ async def test_a_missing_or_wrong_bearer_token_is_reported_as_a_401_with_what_to
         pytest.param(
             ["tools", "list"],
             {"SANDBOX_WORKERS": "abc"},
-            "SANDBOX_WORKERS = 'abc': Input should be a valid integer, unable to parse string as an integer",
+            "SANDBOX_WORKERS = 'abc': Input should be a valid integer, unable to parse string as an integer "
+            "(accepted: from 1 to 256)",
             id="environment-variable",
         ),
         pytest.param(
             ["tools", "list", "--workers", "0"],
             {},
-            "--workers = 0: Input should be greater than or equal to 1",
+            "--workers = 0: Input should be greater than or equal to 1 (accepted: from 1 to 256)",
             id="flag",
         ),
         pytest.param(

@@ -14,10 +14,33 @@ def test_the_exported_names_are_exactly_these() -> None:
         assert getattr(sandbox_server, name) is not None
 
 
-def test_the_version_comes_from_package_metadata() -> None:
-    from importlib.metadata import version
+def test_the_version_comes_from_the_metadata_of_the_distribution_named_in_pyproject() -> None:
+    import tomllib
+    from importlib.metadata import distribution
+    from pathlib import Path
 
-    assert sandbox_server.__version__ == version("sandbox-server")
+    from sandbox_server.identity import DISTRIBUTION
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["name"] == DISTRIBUTION
+    installed = distribution(DISTRIBUTION)
+    assert sandbox_server.__version__ == installed.version == pyproject["project"]["version"]
+    assert {(entry.name, entry.value) for entry in installed.entry_points} >= {
+        ("sandbox-server", "sandbox_server.cli:main")
+    }
+
+
+def test_no_install_line_or_message_names_the_other_projects_distribution() -> None:
+    """``sandbox-server`` on the package index is another project: an install line with that name fetches it."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    texts = [root / "README.md", root / "SECURITY.md", root / "pyproject.toml", *(root / "docs").glob("*.md")]
+    texts += [*(root / "sandbox_server").rglob("*.py"), *(root / "benchmarks").rglob("*.py")]
+    wrong = re.compile(r"sandbox-server\[|(?:pip|pipx|uv pip) install\s+['\"]?sandbox-server\b")
+    found = [f"{path.relative_to(root)}: {match[0]}" for path in texts for match in wrong.finditer(path.read_text())]
+    assert found == []
 
 
 def test_a_worker_process_does_not_import_the_mcp_sdk() -> None:

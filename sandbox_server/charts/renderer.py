@@ -34,6 +34,7 @@ from sandbox_server.charts.images import image_size
 from sandbox_server.charts.limits import RenderError, RenderLimits
 from sandbox_server.charts.render_process import WORKER_MODULE, RenderProcess
 from sandbox_server.charts.sanitize import Checked, check_item
+from sandbox_server.identity import install_line
 from sandbox_server.sandbox.protocol import ProtocolError
 
 __all__ = ["SPARE_AFTER_S", "STARTUP_TIMEOUT_S", "WORKER_MODULE", "Rendered", "Renderer", "charts_available"]
@@ -99,7 +100,9 @@ class Renderer:
     async def start(self, warm: bool = True) -> None:
         """Start the render process unless it runs; it warms up (~1.7 s) on its own while this returns at once."""
         if not charts_available():
-            raise RenderError("charts are not available on this server: it lacks the sandbox-server[charts] extra")
+            raise RenderError(
+                f"charts are not available on this server: it lacks the charts extra ({install_line('charts')})"
+            )
         self._warm = warm
         async with self._lock:
             if self._process is None and not self._closed:
@@ -130,7 +133,9 @@ class Renderer:
                 the caller's deadline, or the render process died; the message says what to change.
         """
         if not charts_available():
-            raise RenderError("charts are not available on this server: it lacks the sandbox-server[charts] extra")
+            raise RenderError(
+                f"charts are not available on this server: it lacks the charts extra ({install_line('charts')})"
+            )
         # Off the event loop: checking a specification of 2 MB takes a quarter of a second.
         checked = await anyio.to_thread.run_sync(check_item, item, self.limits)
         field = "svg" if checked.kind == "svg" else "spec"

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from sandbox_server.errors import PackageError
 from sandbox_server.packages.config import registry_config
@@ -18,9 +19,9 @@ from sandbox_server.settings import Settings
 __all__ = ["add_packages_parser", "packages_command"]
 
 
-def add_packages_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+def add_packages_parser(commands: argparse._SubParsersAction[Any]) -> argparse.ArgumentParser:
     """The ``packages`` command and its actions."""
-    parser = commands.add_parser(
+    parser: argparse.ArgumentParser = commands.add_parser(
         "packages",
         help="add, list or remove the npm packages code may import (downloaded once, checked, used offline)",
     )
@@ -36,14 +37,7 @@ def add_packages_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
     listing.add_argument("--json", action="store_true", help="print the list as JSON")
     remove = actions.add_parser("remove", help="remove an added package (and what only it needed)")
     remove.add_argument("names", nargs="+", metavar="NAME")
-    for action in (add, listing, remove):
-        action.add_argument(
-            "--packages-dir",
-            dest="packages_dir",
-            default=None,
-            help="the packages folder (default: a per-user data folder) [SANDBOX_PACKAGES_DIR]",
-        )
-    return parser
+    return parser  # the settings' flags, --packages-dir among them, are added by the caller
 
 
 def _store(settings: Settings) -> Store:

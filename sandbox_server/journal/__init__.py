@@ -7,7 +7,8 @@ from __future__ import annotations
 from sandbox_server.journal.host import JournalingHost
 from sandbox_server.journal.keys import STATE_KEYS_VARIABLE, HandleRefused, StateKeys, state_keys_from
 from sandbox_server.journal.record import CallEntry, JournalError, RunJournal, digest, pack, unpack
-from sandbox_server.journal.store import MemoryStore, StateStore, StoreFull
+from sandbox_server.journal.store import MemoryStore, StateStore, StoreFull, StoreUnavailable
+from sandbox_server.journal.stores import open_store
 
 __all__ = [
     "STATE_KEYS_VARIABLE",
@@ -20,7 +21,9 @@ __all__ = [
     "StateKeys",
     "StateStore",
     "StoreFull",
+    "StoreUnavailable",
     "digest",
+    "open_store",
     "pack",
     "state_keys_from",
     "unpack",

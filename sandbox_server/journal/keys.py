@@ -29,6 +29,7 @@ __all__ = [
     "HANDLE_PREFIX",
     "STATE_KEYS_VARIABLE",
     "DiagnosingCodec",
+    "EntryRefused",
     "HandleRefused",
     "StateKeys",
     "state_keys_from",
@@ -40,12 +41,17 @@ MIN_KEY_BYTES = 32
 HANDLE_PREFIX = "h."
 """How a session handle starts (the sealed token follows)."""
 _HANDLE_LABEL = b"sandbox-server/session-handle/v1"
+_ENTRY_LABEL = b"sandbox-server/state-store-entry/v1"
 
 _problem: contextvars.ContextVar[str | None] = contextvars.ContextVar("sandbox_state_problem", default=None)
 
 
 class HandleRefused(Exception):
     """A session handle that does not unseal: altered, made up, or sealed with keys this server does not hold."""
+
+
+class EntryRefused(Exception):
+    """A state-store entry that does not unseal: altered, moved from another key, or sealed with other keys."""
 
 
 def state_keys_from(environ: Mapping[str, str]) -> list[bytes] | None:
@@ -110,6 +116,29 @@ class StateKeys:
         self._handles = AESGCMRequestStateCodec(
             [hmac.new(key, _HANDLE_LABEL, hashlib.sha256).digest() for key in material]
         )
+        self._entries = AESGCMRequestStateCodec(
+            [hmac.new(key, _ENTRY_LABEL, hashlib.sha256).digest() for key in material]
+        )
+
+    def seal_entry(self, name: str, value: bytes) -> bytes:
+        """``value`` sealed for a state store, bound to ``name`` (where it is kept), so that it cannot be read,
+        altered, or moved to another name."""
+        return self._entries.seal(name.encode("utf-8") + b"\n" + value).encode("ascii")
+
+    def unseal_entry(self, name: str, data: bytes) -> bytes:
+        """What :meth:`seal_entry` sealed under ``name``.
+
+        Raises:
+            EntryRefused: It was not sealed by these keys under this name.
+        """
+        try:
+            payload = self._entries.unseal(data.decode("ascii"))
+        except (InvalidRequestState, UnicodeDecodeError):
+            raise EntryRefused("it was altered, or sealed with keys this server does not hold") from None
+        prefix = name.encode("utf-8") + b"\n"
+        if not payload.startswith(prefix):
+            raise EntryRefused("it was sealed for another entry") from None
+        return payload[len(prefix) :]
 
     def seal_handle(self, payload: bytes) -> str:
         return HANDLE_PREFIX + self._handles.seal(payload)

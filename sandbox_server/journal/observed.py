@@ -21,6 +21,7 @@ class ObservedStore:
 
     def __init__(self, store: StateStore, on_error: ErrorHook) -> None:
         self.inner = store
+        self.kind = store.kind
         self._on_error = on_error
 
     async def _observed(self, operation: str, call: Awaitable[T]) -> T:

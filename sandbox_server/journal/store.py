@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-__all__ = ["DEFAULT_MEMORY_STORE_BYTES", "MemoryStore", "StateStore", "StoreFull"]
+__all__ = ["DEFAULT_MEMORY_STORE_BYTES", "MemoryStore", "StateStore", "StoreFull", "StoreUnavailable"]
 
 DEFAULT_MEMORY_STORE_BYTES = 512 * 2**20
 """Most bytes of journals an in-memory store holds."""
@@ -23,8 +23,20 @@ class StoreFull(Exception):
     """The store has no room for an entry; the message says how much it holds."""
 
 
+class StoreUnavailable(Exception):
+    """The store did not answer in time, or answered with an error; the message says which store and why. Nothing
+    the store was asked to do may be taken as done."""
+
+
 class StateStore(Protocol):
-    """Journals by key, each with an expiry."""
+    """Journals by key, each with an expiry.
+
+    Every method but :meth:`healthy` raises :class:`StoreUnavailable` when the store cannot be reached, and the
+    writing ones :class:`StoreFull` when it has no room.
+    """
+
+    kind: str
+    """What keeps the entries: ``memory``, ``sqlite`` or ``redis``."""
 
     async def put(self, key: str, value: bytes, ttl_s: float) -> None:
         """Keep ``value`` under ``key`` for ``ttl_s`` seconds (replacing what was there)."""
@@ -82,11 +94,14 @@ class MemoryStore:
     Expired entries go when they are next looked at, and with every write.
     """
 
+    kind = "memory"
+
     def __init__(self, max_bytes: int = DEFAULT_MEMORY_STORE_BYTES) -> None:
         self._max_bytes = max_bytes
         self._entries: dict[str, _Entry] = {}
         self._sessions: dict[str, _Session] = {}
         self._size = 0
+        self._next_purge = 0.0
 
     @property
     def size(self) -> int:
@@ -162,8 +177,11 @@ class MemoryStore:
         if entry is not None:
             self._size -= len(entry.value)
 
-    def _purge(self) -> None:
+    def _purge(self, *, now_or_never: bool = False) -> None:
         now = time.monotonic()
+        if now < self._next_purge and not now_or_never:  # at most once a second, whatever the rate of writes
+            return
+        self._next_purge = now + 1.0
         for key in [key for key, entry in self._entries.items() if entry.expires <= now]:
             self._drop_entry(key)
         for session in [name for name, held in self._sessions.items() if held.expires <= now]:
@@ -171,6 +189,8 @@ class MemoryStore:
             self._size -= held.size
 
     def _room(self, size: int) -> None:
+        if self._size + size > self._max_bytes:
+            self._purge(now_or_never=True)
         if self._size + size > self._max_bytes:
             raise StoreFull(
                 f"the in-memory state store holds {self._size} bytes of journals and has room for "

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 from opentelemetry import trace
 
+from sandbox_server.identity import install_line
+
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace.export import SpanExporter
 
@@ -63,7 +65,7 @@ def configure_tracing(environ: Mapping[str, str] | None = None) -> str | None:
     except ImportError:
         logger.warning(
             "OTEL_* variables ask for traces, but the OpenTelemetry SDK is not installed: "
-            "install the otel extra (pip install 'sandbox-server[otel]'); no spans are exported"
+            f"install the otel extra ({install_line('otel')}); no spans are exported"
         )
         return None
     exporter: SpanExporter

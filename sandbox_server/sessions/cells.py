@@ -14,12 +14,23 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox_server.journal import HandleRefused, JournalError, RunJournal, StateKeys, StateStore, digest, pack, unpack
+from sandbox_server.journal import (
+    HandleRefused,
+    JournalError,
+    RunJournal,
+    StateKeys,
+    StateStore,
+    StoreUnavailable,
+    digest,
+    pack,
+    unpack,
+)
 
 __all__ = [
     "CellRecord",
     "Point",
     "SessionLost",
+    "StateNotKept",
     "StateRecord",
     "chain",
     "new_id",
@@ -35,6 +46,10 @@ STATE_ID_BYTES = 8
 class SessionLost(Exception):
     """A session state that cannot be had: the handle does not unseal, its state is gone, or it cannot be rebuilt
     faithfully. The message says which, as a sentence a model can act on."""
+
+
+class StateNotKept(StoreUnavailable):
+    """A session call that ran, but whose state the store could not keep: it was not applied. The message says so."""
 
 
 def new_id(size: int) -> str:

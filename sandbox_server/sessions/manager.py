@@ -26,7 +26,7 @@ from typing import Any
 
 import anyio
 
-from sandbox_server.journal import JournalError, MemoryStore, StateKeys, StateStore, StoreFull
+from sandbox_server.journal import JournalError, MemoryStore, StateKeys, StateStore, StoreFull, StoreUnavailable
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sandbox.outcome import Outcome
 from sandbox_server.sessions.cells import (
@@ -34,6 +34,7 @@ from sandbox_server.sessions.cells import (
     CellRecord,
     Point,
     SessionLost,
+    StateNotKept,
     StateRecord,
     new_id,
     outcome_digest,
@@ -301,7 +302,15 @@ class SessionManager:
             data = state.pack(limits.journal_bytes)
         point = Point(live.point.session, new_id(STATE_ID_BYTES))
         ttl = min(limits.idle_s, max(1.0, limits.max_age_s - (time.time() - live.created)))
-        await self._store.add_state(point.session, point.state, data, ttl)
+        try:
+            await self._store.add_state(point.session, point.state, data, ttl)
+        except (StoreUnavailable, StoreFull) as exc:
+            # The isolate is past every state the store holds: let it go, and the next call rebuilds what was kept.
+            await self._end_live(live, "the state after its call could not be kept")
+            raise StateNotKept(
+                f"{exc}. The code ran, but the state after it could not be kept, so the call was not applied: the "
+                "session is as it was before it. Call again with the same handle once the store answers"
+            ) from None
         live.point, live.depth, live.journal_bytes = point, live.depth + 1, live.journal_bytes + len(data)
 
     async def _make_room(self) -> None:
@@ -373,17 +382,25 @@ class SessionManager:
             await self.sweep()
 
     async def sweep(self, now: float | None = None) -> None:
-        """Let go of the isolates of sessions idle or old past their limits (not one that is running a call); an
-        idle session's states expire in the store, an old one's are dropped."""
+        """Let go of the isolates of sessions idle or old past their limits (not one that is running a call), and drop
+        their states, except an idle session's in a shared store, which another replica may have used since (they
+        expire there by themselves)."""
         monotonic = time.monotonic() if now is None else now
         limits = self.session_limits
+        for session, lock in list(self._locks.items()):  # the locks of sessions no isolate holds and none waits on
+            if session not in self._live and not lock.locked():
+                del self._locks[session]
         for live in list(self._live.values()):
             if live.busy or self._locked(live):
                 continue
             if time.time() - live.created >= limits.max_age_s:
                 await self._drop(live.point.session, f"older than {limits.max_age_s:g} s (session_max_age_s)")
             elif monotonic - live.last_used >= limits.idle_s:
-                await self._drop(live.point.session, f"idle for {limits.idle_s:g} s (session_idle_timeout_s)")
+                why = f"idle for {limits.idle_s:g} s (session_idle_timeout_s)"
+                if self._store.kind == "memory":  # no other process can have used it since
+                    await self._drop(live.point.session, why)
+                else:  # another replica may have: its states expire in the shared store by themselves
+                    await self._end_live(live, why)
 
     async def aclose(self) -> None:
         """End every live session (the server is stopping); their states stay in a store that outlives it."""
@@ -395,8 +412,9 @@ class SessionManager:
         for task in list(self._closing):
             with contextlib.suppress(BaseException):
                 await task
-        for live in list(self._live.values()):
-            await self._end_live(live, "the server stopped")
+        async with anyio.create_task_group() as group:  # at once: each waits for its worker process to exit
+            for live in list(self._live.values()):
+                group.start_soon(self._end_live, live, "the server stopped")
 
 
 def _shown(name: str) -> str:

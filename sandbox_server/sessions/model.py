@@ -8,7 +8,14 @@ from typing import Any
 
 from sandbox_server.journal.keys import HANDLE_PREFIX
 from sandbox_server.sessions.cells import Point
-from sandbox_server.settings import default_max_sessions
+from sandbox_server.settings import (
+    DEFAULT_MAX_JOURNAL_BYTES,
+    DEFAULT_MAX_SESSIONS_PER_CLIENT,
+    DEFAULT_SESSION_IDLE_TIMEOUT_S,
+    DEFAULT_SESSION_MAX_AGE_S,
+    DEFAULT_SESSION_REBUILD_TIMEOUT_S,
+    default_max_sessions,
+)
 
 __all__ = ["NOT_APPLIED", "SessionLimits", "SessionRefused", "SessionRun", "is_handle"]
 
@@ -28,12 +35,12 @@ class SessionLimits:
     ``session_idle_timeout_s`` and ``session_max_age_s``), how large a session's journal may grow
     (``max_journal_bytes``) and how long a rebuild may take (``session_rebuild_timeout_s``)."""
 
-    per_client: int = 4
+    per_client: int = DEFAULT_MAX_SESSIONS_PER_CLIENT
     per_server: int = field(default_factory=default_max_sessions)
-    idle_s: float = 900.0
-    max_age_s: float = 4 * 3600.0
-    journal_bytes: int = 16 * 2**20
-    rebuild_s: float = 120.0
+    idle_s: float = DEFAULT_SESSION_IDLE_TIMEOUT_S
+    max_age_s: float = DEFAULT_SESSION_MAX_AGE_S
+    journal_bytes: int = DEFAULT_MAX_JOURNAL_BYTES
+    rebuild_s: float = DEFAULT_SESSION_REBUILD_TIMEOUT_S
 
 
 class SessionRefused(Exception):

@@ -33,7 +33,18 @@ INSTRUCTION = (
 )
 """The tool's line in the server's instructions."""
 
-ERROR_KINDS = ["arguments", "syntax", "runtime", "timeout", "memory", "crashed", "cancelled", "busy", "session"]
+ERROR_KINDS = [
+    "arguments",
+    "syntax",
+    "runtime",
+    "timeout",
+    "memory",
+    "crashed",
+    "cancelled",
+    "busy",
+    "session",
+    "store",
+]
 
 SESSION_ARGUMENT = "^[A-Za-z0-9_.-]{1,400}$"
 """What ``session`` may be: a name (at most 64 characters), or a handle this server gave (``h.v1.`` and a sealed

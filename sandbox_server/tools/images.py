@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox_server.charts import Renderer, RenderError, image_size
+from sandbox_server.identity import install_line
 
 __all__ = ["MAX_IMAGE_BYTES", "Shown", "show"]
 
@@ -98,7 +99,9 @@ async def _image(
             )
         return _MIME[kind], data, width, height, f"{kind.upper()} image, {width}x{height}"
     if renderer is None:
-        raise RenderError("this server has no chart renderer (pip install 'sandbox-server[charts]')")
+        raise RenderError(
+            f"this server has no chart renderer (its environment lacks the charts extra: {install_line('charts')})"
+        )
     if kind == "svg":
         rendered = await renderer.render({"kind": "svg", "svg": data}, deadline=deadline)
     else:

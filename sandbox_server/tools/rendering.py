@@ -49,6 +49,8 @@ def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -
     kind = error.get("kind")
     if kind == "session":
         return f"No session for this call: {error.get('message')}. The code did not run."
+    if kind == "store":
+        return f"The state store failed this call: {error.get('message')}."
     if kind == "timeout":
         return (
             f"Execution timed out: it did not finish within timeout_ms={timeout_ms}. If the code is correct but "

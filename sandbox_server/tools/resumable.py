@@ -22,7 +22,16 @@ import anyio
 import mcp_types as types
 
 from sandbox_server.errors import ConsentPending, ToolError
-from sandbox_server.journal import JournalError, JournalingHost, RunJournal, StateStore, StoreFull, pack, unpack
+from sandbox_server.journal import (
+    JournalError,
+    JournalingHost,
+    RunJournal,
+    StateStore,
+    StoreFull,
+    StoreUnavailable,
+    pack,
+    unpack,
+)
 from sandbox_server.registry import Resume
 from sandbox_server.sandbox.protocol import CURRENT_HOST_CALL, RunControl
 from sandbox_server.upstream.consent import CONSENT_SCHEMA
@@ -129,7 +138,7 @@ class PausedRuns:
             return packed
         try:
             await self._store.put(f"run:{nonce}", packed.encode("ascii"), self._ttl_s)
-        except StoreFull as exc:
+        except (StoreFull, StoreUnavailable) as exc:
             raise ToolError(f"the code needs the user's consent, but the paused run cannot be kept: {exc}") from None
         return pack({"v": _STATE_VERSION, "ref": nonce}, 1024)
 
@@ -137,8 +146,17 @@ class PausedRuns:
         """The journal of the paused run ``resume`` continues, with the user's answers, and what was kept with it.
 
         Raises:
-            ToolError: The state cannot be resumed (unreadable, used already, its journal gone).
+            ToolError: The state cannot be resumed (unreadable, used already, its journal gone, the store down).
         """
+        try:
+            return await self._resumed(resume)
+        except StoreUnavailable as exc:
+            raise ToolError(
+                f"this paused run cannot be resumed now: {exc}. Nothing ran; send the same answer again once the "
+                "store answers"
+            ) from None
+
+    async def _resumed(self, resume: Resume) -> tuple[RunJournal, dict[str, Any]]:
         value = self._read(resume.state, 1024 + 4 * INLINE_STATE_BYTES)
         if "ref" in value:
             nonce = value["ref"]

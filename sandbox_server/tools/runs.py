@@ -21,7 +21,7 @@ from sandbox_server.data.files import FilesLimits, build_payload, check_frame_ro
 from sandbox_server.data.folder import DataFile, DataFolder, Stop, off_the_loop
 from sandbox_server.data.nodefs import FsBudget, FsService, preload_entries, preload_names, uses_fs
 from sandbox_server.errors import ArgumentError, ToolError
-from sandbox_server.journal import JournalingHost, RunJournal
+from sandbox_server.journal import JournalingHost, RunJournal, StoreUnavailable
 from sandbox_server.packages.catalog import Catalog
 from sandbox_server.registry import CallContext, Handler
 from sandbox_server.results import InputRequired, ToolResult
@@ -35,6 +35,7 @@ from sandbox_server.sessions import (
     SessionManager,
     SessionRefused,
     SessionRun,
+    StateNotKept,
     is_handle,
 )
 from sandbox_server.settings import MAX_HOST_REQUEST_BYTES, Settings
@@ -131,8 +132,10 @@ class JsRuns:
             )
         services = self._services(budget, service)
         dispatcher: HostHandler = HostDispatcher(services)
-        journaling = JournalingHost(dispatcher, journal) if journal is not None else None
-        control = RunControl() if journal is not None else None
+        # A journaled run's host calls are journaled; only a run that may pause for consent needs the means to stop it.
+        journaling = JournalingHost(dispatcher, journal) if journal is not None and services else None
+        pausing = journal is not None and self._paused is not None and (context.pausable or context.resume is not None)
+        control = RunControl() if pausing and journaling is not None else None
         job = self._job(call, payload, journaling or dispatcher if services else None, journal, control)
         cell = None
         if call.session is not None and journal is not None:
@@ -321,6 +324,11 @@ class JsRuns:
             return _refused(str(exc)), None
         except SessionLost as exc:
             return _refused(str(exc), "SessionLost"), None
+        except StateNotKept as exc:
+            return _refused(str(exc), "StateNotKept", "store"), None
+        except StoreUnavailable as exc:
+            why = f"{exc}. The code did not run; call again once the store answers (a handle still names its state)"
+            return _refused(why, "StoreUnavailable", "store"), None
         return dict(outcome), ran
 
     async def _replayed(self, record: CellRecord) -> Job:
@@ -414,13 +422,13 @@ def _diverged(outcome: dict[str, Any], why: str) -> dict[str, Any]:
     }
 
 
-def _refused(message: str, name: str = "SessionRefused") -> dict[str, Any]:
-    """The outcome of a call that did not run because no session could be had."""
+def _refused(message: str, name: str = "SessionRefused", kind: str = "session") -> dict[str, Any]:
+    """The outcome of a call that did not run (or was not applied) because no session could be had, or kept."""
     return {
         "ok": False,
         "stdout": "",
         "stderr": "",
         "truncated": False,
         "durationMs": 0,
-        "error": {"kind": "session", "name": name, "message": message, "line": None, "column": None},
+        "error": {"kind": kind, "name": name, "message": message, "line": None, "column": None},
     }

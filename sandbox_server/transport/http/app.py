@@ -20,10 +20,12 @@ disconnects or cancels it is stopped (:mod:`.cancellation`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import math
 import signal
 import socket
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import FrameType
@@ -39,12 +41,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
+from sandbox_server.errors import ConfigurationError
+from sandbox_server.journal.health import store_health
 from sandbox_server.server import App
 from sandbox_server.settings import Settings, is_loopback
 from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.http.cancellation import CallCancellation
 from sandbox_server.transport.http.connections import ConnectionLimits, guarded_protocol, raise_descriptor_limit
 from sandbox_server.transport.http.metrics import METRICS_PATH, metrics_endpoint
+from sandbox_server.transport.http.refusals import explain_refusals
 from sandbox_server.transport.http.surrogate_marks import RestoredSurrogates
 
 __all__ = ["HEALTH_PATH", "MCP_PATH", "METRICS_PATH", "HttpApp", "build_http_app", "serve_http"]
@@ -117,6 +122,8 @@ class HttpApp:
 
     def __init__(self, server: Server[App], app: App, settings: Settings, connections: ConnectionLimits) -> None:
         self.connections = connections
+        self.leaving = False
+        """Set on SIGTERM with a drain delay: still serving, but telling health checks to send requests elsewhere."""
         sessions = settings.http_sessions
         body_limit = max_body_bytes(settings)
         security = _security(settings)
@@ -169,9 +176,14 @@ class HttpApp:
         async def health(request: Request) -> Response:
             stats = app.pool.stats()
             healthy = stats.get("size", 0) > 0
+            # A replica whose state store does not answer cannot serve sessions or resume paused runs: a load balancer
+            # checking here sends their calls elsewhere.
+            store = await store_health(app.store)
+            status = ("ok" if healthy else "starting") if store["ok"] else "store unavailable"
             return JSONResponse(
                 {
-                    "status": "ok" if healthy else "starting",
+                    "status": "stopping" if self.leaving else status,
+                    "store": store,
                     "pool": stats,
                     "http": {
                         "requestsInProgress": self.admission.in_progress,
@@ -185,10 +197,10 @@ class HttpApp:
                         "connections": connections.stats(),
                     },
                 },
-                status_code=200,
+                status_code=200 if store["ok"] and not self.leaving else 503,
             )
 
-        self.asgi: ASGIApp = Starlette(
+        routes = Starlette(
             # An instance, not a function: Starlette hands it every method as a plain ASGI application.
             routes=[
                 Route(MCP_PATH, endpoint=self.admission),
@@ -197,6 +209,7 @@ class HttpApp:
             ],
             lifespan=lambda _: self._run_managers(),
         )
+        self.asgi: ASGIApp = explain_refusals(routes, settings.allowed_hosts)
 
     @asynccontextmanager
     async def _run_managers(self) -> AsyncIterator[None]:
@@ -222,26 +235,48 @@ def build_http_app(server: Server[App], app: App, settings: Settings) -> HttpApp
 class _DrainingServer(uvicorn.Server):
     """uvicorn's server, with the signal handling a drain needs.
 
-    The first SIGTERM (or SIGINT) starts the drain: no new connections, requests in progress are answered.
+    The first SIGTERM (or SIGINT) starts the drain: no new connections, requests in progress are answered. With a
+    drain delay (``http_drain_delay_s``), SIGTERM first turns ``/healthz`` to 503 for that long while requests are
+    still served, so that a load balancer stops sending any before the socket closes.
     Another SIGTERM during the drain is logged and changes nothing; SIGKILL remains the way to stop at once (a
     second SIGINT, typed at a terminal, still forces the exit as uvicorn does). The signal is not raised again
     after the drain, so a drained server exits with status 0, as over stdio.
     """
 
     on_drain: Callable[[], None] = staticmethod(lambda: None)
+    on_leave: Callable[[], None] = staticmethod(lambda: None)
+    drain_delay_s: float = 0.0
+    _leaving: threading.Timer | None = None
+    interrupted = False
+    """Whether the drain was started by SIGINT (Ctrl-C), after which the command exits as interrupted."""
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.on_drain()
         await super().shutdown(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        if not self.should_exit:
+        if not self.should_exit and self._leaving is None and sig == signal.SIGTERM and self.drain_delay_s > 0:
+            # Behind a load balancer: keep serving while its health checks see 503 and take this replica out, so
+            # that no request reaches a socket that is closing; then drain as usual.
+            logger.info("received signal %d; /healthz answers 503 for %g s, then draining", sig, self.drain_delay_s)
+            self.on_leave()
+            self._leaving = threading.Timer(self.drain_delay_s, self._drain_now)
+            self._leaving.daemon = True
+            self._leaving.start()
+        elif not self.should_exit and self._leaving is not None and sig == signal.SIGTERM:
+            logger.warning("received signal %d again; still leaving (SIGINT drains now, SIGKILL stops at once)", sig)
+        elif not self.should_exit:
             logger.info("received signal %d; answering the requests in progress, then exiting", sig)
             self.should_exit = True
+            self.interrupted = sig == signal.SIGINT
         elif sig == signal.SIGINT:
             self.force_exit = True
         else:
             logger.warning("received signal %d again; still draining (SIGKILL stops at once)", sig)
+
+    def _drain_now(self) -> None:
+        logger.info("draining: answering the requests in progress, then exiting")
+        self.should_exit = True
 
 
 async def serve_http(server: Server[App], app: App, settings: Settings, *, drain_timeout: float | None = None) -> None:
@@ -272,11 +307,45 @@ async def serve_http(server: Server[App], app: App, settings: Settings, *, drain
         http_app.admission.close_streams()
 
     uvicorn_server.on_drain = drain
+    uvicorn_server.drain_delay_s = settings.http_drain_delay_s
+
+    def leave() -> None:
+        http_app.leaving = True
+
+    uvicorn_server.on_leave = leave
+    listener = listen(settings.host, settings.port)
     logger.info(
         "serving MCP over HTTP at http://%s:%d%s (%s)",
         settings.host,
-        settings.port,
+        listener.getsockname()[1],
         MCP_PATH,
         "with sessions" if settings.http_sessions else "stateless",
     )
-    await uvicorn_server.serve()
+    with listener:
+        await uvicorn_server.serve(sockets=[listener])
+    if uvicorn_server.interrupted:
+        raise KeyboardInterrupt  # drained; the command line reports Ctrl-C and exits 130
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port``, before anything starts, so that a port in use or an address that is not
+    this machine's is one line naming the flag to change (uvicorn would start the application first, then log it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        raise ConfigurationError(_bind_problem(host, port, exc)) from exc
+    sock.set_inheritable(True)
+    return sock
+
+
+def _bind_problem(host: str, port: int, exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return f"port {port} on {host} is in use by another program: choose another with --port (0 picks a free one)"
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs privileges this process does not have: choose one above 1023 with --port"
+    reason = exc.strerror or str(exc)
+    return f"cannot listen on {host}:{port} ({reason}): check --host (an address of this machine, e.g. 127.0.0.1)"
