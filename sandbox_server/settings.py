@@ -134,11 +134,12 @@ def default_max_sessions() -> int:
 
 def default_workers() -> int:
     """One worker process per CPU this process may run on."""
+    from sandbox_server import platform
+
     try:
-        from sandbox_server import platform
+        return platform.cpu_count()
     except ValueError:  # an unusable SANDBOX_PLATFORM, which the ``platform`` setting itself reports
         return 1
-    return platform.cpu_count()
 
 
 @dataclass(frozen=True, slots=True)
