@@ -74,7 +74,7 @@ def label_of(path: str) -> str:
 
 def skipped() -> Section:
     """The section as reported when HAProxy is not installed."""
-    return Section("balancer", "19. Through a load balancer", notes=[NO_HAPROXY])
+    return Section("balancer", "21. Through a load balancer", notes=[NO_HAPROXY])
 
 
 def _free_port() -> int:
@@ -165,7 +165,7 @@ async def measure(plan: Plan, progress: Progress) -> Section:
                             samples[f"{path}_{call}"].append(elapsed)
                 bar.advance()
             bar.close()
-    section = Section("balancer", "19. Through a load balancer")
+    section = Section("balancer", "21. Through a load balancer")
     for call, _, shown, _ in CALLS:
         for path, label in PATHS:
             section.rows.append(Row(f"{path}_{call}", f"{shown}, {label}", "ms", samples[f"{path}_{call}"]))

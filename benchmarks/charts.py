@@ -5,28 +5,24 @@ whose eight charts are refused by their estimated work, a small chart right afte
 process killed (the restart it waits for), and a small chart of one call while another call's chart runs into
 the per-chart time cap (the fairness bound, as measured).
 
-``python -m benchmarks.charts [--quick]`` runs the section alone.
+``python -m benchmarks --only charts [--quick]`` runs the section alone.
 """
 
 from __future__ import annotations
 
-import argparse
 import base64
-import sys
 import time
-from collections.abc import Sequence
 
 import anyio
 import mcp_types as types
 
 from benchmarks.model import Row, Section
-from benchmarks.plan import DEFAULT, QUICK, Plan
+from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.report import markdown
-from benchmarks.session import running_server
+from benchmarks.stdio_server import running_server
 from sandbox_server.charts import charts_available
 
-__all__ = ["BAR_CHART", "HEAVY_CHARTS", "SLOW_SVG", "SVG", "main", "measure"]
+__all__ = ["BAR_CHART", "HEAVY_CHARTS", "SLOW_SVG", "SVG", "measure"]
 
 BAR_CHART = """
 display({ $schema: 'https://vega.github.io/schema/vega-lite/v5.json', width: 300, height: 200,
@@ -138,20 +134,3 @@ async def measure(plan: Plan, progress: Progress) -> Section:
         "background at start-up, so the first call pays it only when it comes within about a second of the start."
     )
     return section
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """Run section 18 alone and print its report."""
-    from benchmarks import machine
-
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.charts", description=main.__doc__)
-    parser.add_argument("--quick", action="store_true", help="few iterations")
-    args = parser.parse_args(argv)
-    plan = QUICK if args.quick else DEFAULT
-    section = anyio.run(measure, plan, Progress(1))
-    report = markdown(machine.describe(), plan, [section], [])
-    sys.stdout.write(report[: report.index("## Targets")])
-
-
-if __name__ == "__main__":
-    main()

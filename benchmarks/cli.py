@@ -1,128 +1,32 @@
-"""``python -m benchmarks [--quick] [--json PATH] [--plot PATH] [--peer NAME=COMMAND]``: measure, then report."""
+"""``python -m benchmarks [--quick] [--only NAME ...] [--json PATH] [--plot PATH] [--peer NAME=COMMAND]``: measure,
+then report.
+
+Without ``--only`` every section of :data:`benchmarks.sections.PARTS` runs, in order. ``--only`` names the parts to
+run, and may name the studies of :mod:`benchmarks.studies`, which run only when named. ``--list`` prints the names.
+"""
 
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
 import traceback
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import anyio
 
-from benchmarks import (
-    balancer,
-    charts,
-    code_mode,
-    coldstart,
-    consent,
-    cost,
-    cycle,
-    datafiles,
-    isolates,
-    latency,
-    machine,
-    memory,
-    node_first_use,
-    packages,
-    peer,
-    peer_options,
-    rebuild,
-    sessions,
-    throughput,
-    tokens,
-    work,
-)
-from benchmarks.model import Section
-from benchmarks.plan import DEFAULT, QUICK, Plan
+from benchmarks import machine, peer_options, studies
+from benchmarks.plan import DEFAULT, QUICK
 from benchmarks.progress import Progress
 from benchmarks.report import markdown, target_lines, write_json
-from benchmarks.session import running_server
+from benchmarks.sections import PARTS, Run, section_count
 from benchmarks.targets import judge
 
-__all__ = ["CODE_MODE_SECTIONS", "SESSIONS_SECTIONS", "Run", "main", "run"]
+__all__ = ["NAMES", "build_parser", "main", "run"]
 
-CODE_MODE_SECTIONS = 3
-SESSIONS_SECTIONS = 3
-SECTION_COUNT = 9 + CODE_MODE_SECTIONS + SESSIONS_SECTIONS + 4
-
-
-class Run:
-    """The sections of one run, in order; a section that fails is reported and the run goes on."""
-
-    def __init__(self, plan: Plan, progress: Progress, peers: list[peer_options.PeerSpec] | None = None) -> None:
-        self.plan = plan
-        self.progress = progress
-        self.peers = peers or []
-        self.sections: list[Section] = []
-        self.failed = False
-
-    async def add(self, key: str, measure: Callable[[], Awaitable[Section]]) -> None:
-        try:
-            self.sections.append(await measure())
-        except Exception as exc:  # a broken section must not hide the others; the run still fails
-            self._failure(key, exc)
-
-    def _failure(self, key: str, exc: BaseException) -> None:
-        self.failed = True
-        self.progress.say(f"{key} failed:\n{traceback.format_exc()}")
-        self.sections.append(Section(key, f"{key} (failed)", notes=[f"failed: {type(exc).__name__}: {exc}"]))
-
-    async def measure_all(self) -> None:
-        plan, progress = self.plan, self.progress
-        # The in-process engine runs first, with no server started yet.
-        await self.add("isolates", lambda: anyio.to_thread.run_sync(isolates.measure, plan, progress))
-        await self.add("cycle", lambda: anyio.to_thread.run_sync(cycle.measure, plan, progress))
-        # Latency, real work and throughput share one server, as a client session would.
-        try:
-            async with running_server() as server:
-                progress.say(f"server pid {server.pid}, worker pids {server.processes()[1]}")
-                await self.add("latency", lambda: latency.measure(plan, progress, server))
-                await self.add("work", lambda: work.measure(plan, progress, server))
-                await self.add("throughput", lambda: throughput.measure(plan, progress, server))
-        except Exception as exc:  # the server did not start or did not stop
-            self._failure("server", exc)
-        await self.add("coldstart", lambda: coldstart.measure(plan, progress))
-        # Last, with its own server, so that nothing else runs beside the processes it watches.
-        await self.add("memory", lambda: memory.measure(plan, progress))
-        for spec in self.peers:
-            await self.add(f"peer.{spec.name}", functools.partial(peer.measure, plan, progress, spec))
-        if not self.peers:
-            self.sections.append(peer.skipped(peer_options.NO_PEER))
-        self.sections.append(cost.derive(self.sections))
-        # After memory's server is gone: its own server, with a data folder of generated CSV files.
-        await self.add("datafiles", lambda: datafiles.measure(plan, progress))
-        await self.add("node_first_use", lambda: node_first_use.measure(plan, progress))
-        await self.measure_code_mode()
-        await self.add("consent", lambda: consent.measure(plan, progress))
-        await self.measure_sessions()
-        await self.add("charts", lambda: charts.measure(plan, progress))
-        await self.add("packages", lambda: packages.measure(plan, progress))
-        await self.add("balancer", lambda: balancer.measure(plan, progress))
-        await self.add("rebuild", lambda: rebuild.measure(plan, progress))
-
-    async def measure_code_mode(self) -> None:
-        """Sections 12 to 14, on one sandbox-server with the records test server upstream and a direct client."""
-        plan, progress = self.plan, self.progress
-        try:
-            async with code_mode.code_mode_servers() as servers:
-                await self.add("code_mode_call", lambda: code_mode.measure_call(plan, progress, servers))
-                await self.add("code_mode_throughput", lambda: code_mode.measure_throughput(plan, progress, servers))
-                await self.add("code_mode_tokens", lambda: tokens.measure(progress, servers))
-        except Exception as exc:  # the servers did not start or did not stop
-            self._failure("code_mode", exc)
-
-    async def measure_sessions(self) -> None:
-        """Sections 15 to 17: execute_js with ``session``, each section on a sandbox-server of its own."""
-        plan, progress = self.plan, self.progress
-        try:
-            async with running_server(**sessions.SESSION_ENV) as server:
-                await self.add("sessions_call", lambda: sessions.measure_call(plan, progress, server))
-        except Exception as exc:  # the server did not start or did not stop
-            self._failure("sessions_call", exc)
-        await self.add("sessions_memory", lambda: sessions.measure_memory(plan, progress))
-        await self.add("sessions_scenario", lambda: sessions.measure_scenario(plan, progress))
+NAMES = (*(part.name for part in PARTS), *studies.STUDIES)
+"""Every name ``--only`` takes: the parts of the default run, in order, then the studies."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -130,41 +34,91 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m benchmarks",
         description="Measure sandbox-server against raw mini-racer, the MCP floor and fresh node processes.",
     )
-    parser.add_argument("--quick", action="store_true", help="few iterations (about 20 s); every section still runs")
+    parser.add_argument(
+        "--quick", action="store_true", help="few iterations (about a minute); every chosen section still runs"
+    )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help="run only these sections or studies, in the run's order (see --list for the names)",
+    )
+    parser.add_argument("--list", action="store_true", help="print the names --only takes, and what each measures")
     parser.add_argument("--json", type=Path, metavar="PATH", help="write every raw number as JSON to PATH")
     parser.add_argument("--plot", type=Path, metavar="PATH", help="write a PNG bar chart of the latencies to PATH")
     peer_options.add_arguments(parser)
+    studies.add_arguments(parser)
     return parser
+
+
+def _names(parser: argparse.ArgumentParser, only: list[str] | None) -> tuple[list[str], list[str]]:
+    """The parts and the studies to run; a name that is neither is refused with the names there are."""
+    if only is None:
+        return [part.name for part in PARTS], []
+    unknown = [name for name in only if name not in NAMES]
+    if unknown:
+        parser.error(f"--only does not know {', '.join(map(repr, unknown))}: it takes {', '.join(NAMES)}")
+    return [part.name for part in PARTS if part.name in only], [name for name in studies.STUDIES if name in only]
+
+
+def _listing() -> str:
+    lines = [f"{part.name:<16} {part.about}" for part in PARTS]
+    lines += [f"{name:<16} a study, run only when named" for name in studies.STUDIES]
+    return "\n".join(lines) + "\n"
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks; returns the exit status (1 when a section failed)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.list:
+        sys.stdout.write(_listing())
+        return 0
     try:
         peers = peer_options.specs_from(args)
     except ValueError as exc:
         parser.error(str(exc))
+    parts, chosen = _names(parser, args.only)
     plan = QUICK if args.quick else DEFAULT
-    progress = Progress(SECTION_COUNT + len(peers))
+    progress = Progress(section_count(parts, len(peers)) + len(chosen))
     facts = machine.describe()
     progress.say(f"{plan.name} run on {facts['cpus']} CPUs, V8 {facts['v8']}, mini-racer {facts['miniRacer']}")
-    bench = Run(plan, progress, peers)
-    anyio.run(bench.measure_all)
+    bench = Run(plan, progress, peers, only=parts)
+    results: dict[str, studies.Study] = {}
+
+    async def measure() -> None:
+        await bench.measure_all()
+        for name in chosen:
+            progress.section(f"study: {name}")
+            try:
+                results[name] = await studies.STUDIES[name](args.quick, args)
+            except Exception as exc:  # like a section's: reported, and the run fails
+                progress.say(f"{name} failed:\n{traceback.format_exc()}")
+                results[name] = studies.Study(
+                    f"## {name} (failed)\n\n- failed: {type(exc).__name__}: {exc}\n", failed=True
+                )
+
+    anyio.run(measure)
     targets = judge(bench.sections)
-    sys.stdout.write(markdown(facts, plan, bench.sections, targets))
+    if args.only is not None:
+        targets = [target for target in targets if target.passed is not None]  # judged on what ran
+    if parts:
+        sys.stdout.write(markdown(facts, plan, bench.sections, targets))
+    for study in results.values():
+        sys.stdout.write(("\n" if parts else "") + study.markdown)
     sys.stdout.flush()
     for line in target_lines(targets):
         progress.say(line)
     if args.json is not None:
-        write_json(args.json, facts, plan, bench.sections, targets)
+        figures: dict[str, Any] = {name: study.figures for name, study in results.items()}
+        write_json(args.json, facts, plan, bench.sections, targets, studies=figures)
         progress.say(f"raw numbers written to {args.json}")
     if args.plot is not None:
         from benchmarks.plot import plot
 
         skipped = plot(args.plot, bench.sections)
         progress.say(skipped or f"chart written to {args.plot}")
-    return 1 if bench.failed else 0
+    return 1 if bench.failed or any(study.failed for study in results.values()) else 0
 
 
 def main() -> None:

@@ -5,32 +5,30 @@ sandbox-server of its own through ``--upstream`` (``SANDBOX_UPSTREAM``, a tempor
 baseline is a second, direct MCP client session to another process of the same records server: the call a client
 makes when it calls the tool itself. Section 14 (:mod:`benchmarks.tokens`) uses the same pair of connections.
 
-``python -m benchmarks.code_mode [--quick]`` runs sections 12 to 14 alone.
+``python -m benchmarks --only code_mode [--quick]`` runs sections 12 to 14 alone.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import anyio
 import mcp_types as types
 from mcp import Client, StdioServerParameters
 
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import CallFailed, RunningServer, running_server, server_env
 from benchmarks.snippets import ONE_PLUS_ONE
+from benchmarks.stdio_server import CallFailed, RunningServer, running_server, server_env
 from sandbox_server.settings import DEFAULT_MAX_CALLS_IN_FLIGHT
 
 __all__ = [
@@ -40,7 +38,6 @@ __all__ = [
     "TOOL",
     "CodeModeServers",
     "code_mode_servers",
-    "main",
     "measure_call",
     "measure_throughput",
     "parallel_code",
@@ -235,26 +232,3 @@ async def measure_throughput(plan: Plan, progress: Progress, servers: CodeModeSe
         f"{max(BATCHES)} runs in waves; a ratio above 1 is how much faster Promise.all is than awaiting one by one."
     )
     return section
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """Run sections 12 to 14 alone and print their report."""
-    from benchmarks import machine
-    from benchmarks.cli import CODE_MODE_SECTIONS, Run
-    from benchmarks.plan import DEFAULT, QUICK
-    from benchmarks.report import markdown
-
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.code_mode", description=main.__doc__)
-    parser.add_argument("--quick", action="store_true", help="few iterations")
-    args = parser.parse_args(argv)
-    plan = QUICK if args.quick else DEFAULT
-    bench = Run(plan, Progress(CODE_MODE_SECTIONS))
-    anyio.run(bench.measure_code_mode)
-    report = markdown(machine.describe(), plan, bench.sections, [])
-    # The targets are judged on the other sections, none of which ran: leave out their empty block.
-    sys.stdout.write(report[: report.index("## Targets")])
-    sys.exit(1 if bench.failed else 0)
-
-
-if __name__ == "__main__":
-    main()

@@ -12,8 +12,8 @@ from mcp import Client
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import CallFailed, server_parameters
 from benchmarks.snippets import ONE_PLUS_ONE
+from benchmarks.stdio_server import CallFailed, server_parameters
 
 __all__ = ["cold_start", "measure"]
 

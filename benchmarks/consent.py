@@ -8,31 +8,29 @@ The code makes N journaled ``records.get_record`` calls, then one ``touch``: on 
 calls again with the answer, and the run is done again from its start with those N calls answered from the journal.
 The difference is what the pause and the resume cost; its growth with N is what one journaled call costs to replay.
 
-``python -m benchmarks.consent [--quick]`` runs it alone.
+``python -m benchmarks --only consent [--quick]`` runs it alone.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import anyio
 import mcp_types as types
 from mcp import Client
 
 from benchmarks.model import Row, Section
-from benchmarks.plan import DEFAULT, QUICK, Plan
+from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import CallFailed, server_parameters
+from benchmarks.stdio_server import CallFailed, server_parameters
 
-__all__ = ["JOURNALED", "main", "measure"]
+__all__ = ["JOURNALED", "measure"]
 
 ROOT = Path(__file__).resolve().parents[1]
 JOURNALED = (0, 10, 40)
@@ -199,20 +197,3 @@ async def measure(plan: Plan, progress: Progress) -> Section:
         "answering the earlier calls from the journal instead of calling the upstream server."
     )
     return section
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.consent", description=__doc__)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    progress = Progress(1)
-    section = anyio.run(measure, QUICK if args.quick else DEFAULT, progress)
-    for row in section.rows:
-        print(f"{row.key:>22}  {row.median:9.2f} {row.unit}  {row.label}")
-    for note in section.notes:
-        print(note)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -10,8 +10,8 @@ from benchmarks import engine, node
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import RunningServer
 from benchmarks.snippets import ONE_PLUS_ONE, PRINTS
+from benchmarks.stdio_server import RunningServer
 
 __all__ = ["SPACING_S", "measure"]
 

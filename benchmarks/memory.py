@@ -6,8 +6,8 @@ from benchmarks import procfs
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import RunningServer, running_server
 from benchmarks.snippets import memory_snippet
+from benchmarks.stdio_server import RunningServer, running_server
 
 __all__ = ["measure"]
 

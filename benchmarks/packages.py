@@ -18,8 +18,8 @@ from typing import Any
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import RunningServer, running_server
 from benchmarks.snippets import ONE_PLUS_ONE
+from benchmarks.stdio_server import RunningServer, running_server
 
 __all__ = ["CASES", "measure"]
 

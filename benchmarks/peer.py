@@ -22,8 +22,8 @@ from benchmarks.model import Row, Section
 from benchmarks.peer_options import SUM_EXPECTED, Code, PeerSpec, choose_tool
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import CallFailed, RunningServer, running_server
 from benchmarks.snippets import ONE_PLUS_ONE, WORK
+from benchmarks.stdio_server import CallFailed, RunningServer, running_server
 
 __all__ = ["PEER_SESSION_TIMEOUT_S", "PeerUnavailable", "measure", "skipped"]
 

@@ -7,26 +7,21 @@ state the live isolate has moved past. So each size has a session of N cells (ea
 it, so the journal has something to replay), and the rows alternate a call with the newest handle (served live) and
 a call with the handle of the N-th state (rebuilt from N cells, every time).
 
-``python -m benchmarks.rebuild [--quick]`` runs this section alone.
+``python -m benchmarks --only rebuild [--quick]`` runs this section alone.
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
-import sys
 import time
-from collections.abc import Sequence
 from typing import Any
 
-import anyio
-
 from benchmarks.model import Row, Section
-from benchmarks.plan import DEFAULT, QUICK, Plan
+from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import CallFailed, RunningServer, running_server
+from benchmarks.stdio_server import CallFailed, RunningServer, running_server
 
-__all__ = ["CELL", "SIZES", "main", "measure"]
+__all__ = ["CELL", "SIZES", "measure"]
 
 SIZES = (1, 10, 100)
 """Cells in the journal a rebuilt call replays."""
@@ -82,19 +77,3 @@ async def measure(plan: Plan, progress: Progress) -> Section:
             "live until a call lands elsewhere."
         )
     return section
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.rebuild", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    section = anyio.run(measure, QUICK if args.quick else DEFAULT, Progress(1))
-    for row in section.rows:
-        ratio = f"  x{row.ratio:.1f}" if row.ratio is not None else ""
-        sys.stdout.write(f"{row.label}: median {row.median:.1f} {row.unit}{ratio}\n")
-    for note in section.notes:
-        sys.stdout.write(note + "\n")
-
-
-if __name__ == "__main__":
-    main()

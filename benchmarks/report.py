@@ -71,12 +71,13 @@ def markdown(machine: dict[str, str], plan: Plan, sections: list[Section], targe
     lines.append("")
     for section in sections:
         lines.extend(_table(section))
-    lines.append("## Targets")
-    lines.append("")
-    lines.append("```")
-    lines.extend(target_lines(targets))
-    lines.append("```")
-    return "\n".join(lines) + "\n"
+    if targets:  # none when the run measured nothing a target is judged on
+        lines.append("## Targets")
+        lines.append("")
+        lines.append("```")
+        lines.extend(target_lines(targets))
+        lines.append("```")
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def _row_json(row: Row) -> dict[str, Any]:
@@ -97,8 +98,16 @@ def _row_json(row: Row) -> dict[str, Any]:
     }
 
 
-def write_json(path: Path, machine: dict[str, str], plan: Plan, sections: list[Section], targets: list[Target]) -> None:
-    """Write every number of the run to ``path``."""
+def write_json(
+    path: Path,
+    machine: dict[str, str],
+    plan: Plan,
+    sections: list[Section],
+    targets: list[Target],
+    *,
+    studies: dict[str, Any] | None = None,
+) -> None:
+    """Write every number of the run to ``path`` (with the figures of the studies that ran, by name)."""
     document = {
         "machine": machine,
         "plan": plan.to_json(),
@@ -107,5 +116,7 @@ def write_json(path: Path, machine: dict[str, str], plan: Plan, sections: list[S
         ],
         "targets": [{"name": t.name, "goal": t.goal, "measured": t.measured, "passed": t.passed} for t in targets],
     }
+    if studies:
+        document["studies"] = studies
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")

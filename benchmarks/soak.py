@@ -1,4 +1,4 @@
-"""``python -m benchmarks.soak [--calls N] [--json PATH]``: many mixed calls through one server, watching for leaks.
+"""``python -m benchmarks --only soak [--soak-calls N]``: many mixed calls through one server, watching for leaks.
 
 One ``sandbox-server`` process over stdio (as a desktop client starts it, driven by the official MCP client)
 takes a long, seeded mix of calls: JavaScript that succeeds, throws, does not parse, loops past a small
@@ -10,21 +10,19 @@ At the start, after 10% of the calls (the warm-up) and at the end, with no call 
 of the server's children are zombies, and the server's open file descriptors. A server that leaks shows
 memory or descriptors growing after the warm-up, workers accumulating, or zombies left unreaped.
 
-The report (Markdown) goes to stdout, progress to stderr; ``--json PATH`` writes the figures. The exit
-status is 1 when a result had the wrong outcome or a call failed.
+The report (Markdown) goes to stdout, progress to stderr; ``--json PATH`` writes the figures. The run fails
+(exit status 1) when a result had the wrong outcome or a call failed.
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
-import json
 import os
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +30,19 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from benchmarks import procfs
-from benchmarks.session import server_env
+from benchmarks.stdio_server import server_env
 
-__all__ = ["DEFAULT_CALLS", "KINDS", "Sample", "SoakReport", "main", "soak"]
+__all__ = [
+    "DEFAULT_CALLS",
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_WORKERS",
+    "KINDS",
+    "Sample",
+    "SoakReport",
+    "markdown",
+    "progress_line",
+    "soak",
+]
 
 DEFAULT_CALLS = 5_000
 DEFAULT_WORKERS = 2
@@ -293,26 +301,9 @@ def markdown(report: SoakReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _progress(done: int, total: int) -> None:
+def progress_line(done: int, total: int) -> None:
+    """A line on stderr at every twentieth of the calls."""
     step = max(1, total // 20)
     if done % step == 0 or done == total:
         sys.stderr.write(f"soak: {done}/{total} calls\n")
         sys.stderr.flush()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.soak", description=__doc__.split("\n")[0])
-    parser.add_argument("--calls", type=int, default=DEFAULT_CALLS, help=f"calls to make (default {DEFAULT_CALLS})")
-    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="worker processes of the server")
-    parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY, help="calls in flight at once")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file as JSON")
-    args = parser.parse_args(argv)
-    report = anyio.run(lambda: soak(args.calls, workers=args.workers, concurrency=args.concurrency, progress=_progress))
-    sys.stdout.write(markdown(report))
-    if args.json is not None:
-        args.json.write_text(json.dumps(asdict(report), indent=2) + "\n")
-    return 1 if report.wrong else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """What source analysis (TypeScript blanking, last statement) costs each call, and what importing it costs.
 
-Run as ``python -m benchmarks.source``. The worker analyses every piece of code before V8 runs it, so the
+Run as ``python -m benchmarks --only source``. The worker analyses every piece of code before V8 runs it, so the
 numbers that matter are plain JavaScript's: ``1+1`` (the shortcut that skips the parser) and a typical 2 kB
 script; a 2 kB TypeScript script shows the added cost of blanking, and the JavaScript grammar's check what
 telling JavaScript from TypeScript costs where the code could be either.
@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 
-__all__ = ["JAVASCRIPT_2K", "TYPESCRIPT_2K", "main", "measure_import_ms"]
+__all__ = ["JAVASCRIPT_2K", "TYPESCRIPT_2K", "measure_import_ms", "report"]
 
 JAVASCRIPT_2K = """\
 // Summarise orders per customer and month, as a model would write it.
@@ -174,18 +174,20 @@ def measure_import_ms(runs: int = 11) -> float:
     return statistics.median(samples)
 
 
-def _engine_comparison(runs: int) -> None:
+def _engine_comparison(runs: int) -> list[str]:
     """The same scripts evaluated by V8 on a warm isolate, for scale: what the analysis adds to a call."""
     from benchmarks.engine import warm_eval_sync
     from sandbox_server.sandbox.source import analyze
 
+    lines = []
     for label, code in (("JavaScript 2 kB", JAVASCRIPT_2K), ("TypeScript 2 kB, blanked", TYPESCRIPT_2K)):
         script = f"globalThis.console = {{ log() {{}} }}; (0, eval)({json.dumps(analyze(code).code)}); 0"
         wall_us = statistics.median(warm_eval_sync(script, runs, lambda: None)) * 1000
-        print(f"V8 eval of {label} on a warm isolate: median {wall_us:.1f} us wall over {runs} runs")
+        lines.append(f"V8 eval of {label} on a warm isolate: median {wall_us:.1f} us wall over {runs} runs")
+    return lines
 
 
-def _javascript_check(runs: int) -> None:
+def _javascript_check(runs: int) -> list[str]:
     """The parse with tree-sitter's JavaScript grammar that tells JavaScript from TypeScript, on its own.
 
     analyze makes it only where blanking was about to change code that could be JavaScript (``a < b > (c)``):
@@ -195,31 +197,35 @@ def _javascript_check(runs: int) -> None:
     from sandbox_server.sandbox.source import _javascript_tree
     from sandbox_server.sandbox.source.model import _utf8
 
+    lines = []
     for label, code in (("JavaScript 2 kB", JAVASCRIPT_2K), ("TypeScript 2 kB", TYPESCRIPT_2K)):
         data = _utf8(code)
         wall_us = _median_us(lambda data=data: _javascript_tree(data), runs)
-        print(f"JavaScript grammar's check of {label}: median {wall_us:.1f} us wall over {runs} runs")
+        lines.append(f"JavaScript grammar's check of {label}: median {wall_us:.1f} us wall over {runs} runs")
+    return lines
 
 
-def main() -> None:
+def report(quick: bool = False) -> str:
+    """The study's lines: the analysis of ``1+1``, a 2 kB script and a 2 kB TypeScript script, the grammar's check,
+    V8's own evaluation for scale, and the import time."""
     from sandbox_server.sandbox.source import analyze
 
-    runs = 2_000
+    runs = 200 if quick else 2_000
+    lines = []
     for label, code in (("1+1", "1+1"), ("JavaScript 2 kB", JAVASCRIPT_2K), ("TypeScript 2 kB", TYPESCRIPT_2K)):
         analysis = analyze(code)
         wall_us = _median_us(lambda code=code: analyze(code), runs)
         cpu_us = _median_us(lambda code=code: analyze(code), runs, time.thread_time)
-        print(
+        lines.append(
             f"analyze({label}, {len(code)} chars): median {wall_us:.1f} us wall, {cpu_us:.1f} us CPU"
             f" over {runs} runs (typescript={analysis.typescript})"
         )
-    _javascript_check(runs)
-    _engine_comparison(runs=300)
-    print(
-        f"import sandbox_server.sandbox.source after the worker's own imports: median {measure_import_ms():.1f} ms"
-        " over 11 fresh interpreters"
+    lines += _javascript_check(runs)
+    lines += _engine_comparison(runs=30 if quick else 300)
+    imports = 3 if quick else 11
+    import_ms = measure_import_ms(imports)
+    lines.append(
+        f"import sandbox_server.sandbox.source after the worker's own imports: median {import_ms:.1f} ms"
+        f" over {imports} fresh interpreters"
     )
-
-
-if __name__ == "__main__":
-    main()
+    return "## Source analysis\n\n```\n" + "\n".join(lines) + "\n```\n"

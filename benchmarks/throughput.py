@@ -13,9 +13,9 @@ from benchmarks import engine, procfs
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import RunningServer
 from benchmarks.snippets import ONE_PLUS_ONE
 from benchmarks.stats import summarize
+from benchmarks.stdio_server import RunningServer
 
 __all__ = ["measure"]
 

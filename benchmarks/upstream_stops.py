@@ -6,19 +6,18 @@ The upstream is the repository's test server ``tests/upstream/servers/effects.py
 when a cancellation reached a call) over stdio and over Streamable HTTP; the failing servers are
 ``tests/upstream/servers/broken.py``. The sandbox-server runs in this process behind the SDK's in-memory client.
 
-``python -m benchmarks.upstream_stops [--quick]`` prints a Markdown report; nothing asserts a speed.
+``python -m benchmarks --only upstream_stops [--quick]`` prints a Markdown report; nothing asserts a speed.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from sandbox_server.upstream.config import ServerConfig
 from sandbox_server.upstream.connection import STOP_GRACE_S, UpstreamCallError
 from sandbox_server.upstream.group import Upstreams
 
-__all__ = ["main"]
+__all__ = ["report"]
 
 REPO = Path(__file__).resolve().parents[1]
 WAIT_S = 60.0
@@ -148,7 +147,8 @@ async def retry_cost(mode: str, connect_s: float, count: int, *, settle_s: float
     return samples
 
 
-async def _report(quick: bool) -> str:
+async def report(quick: bool) -> str:
+    """The study's Markdown table: cancellation latencies, the cost at a deadline, and retries of failed servers."""
     count = 5 if quick else 20
     lines = [
         "## Stopping upstream calls",
@@ -179,14 +179,3 @@ async def _report(quick: bool) -> str:
         samples = await retry_cost(mode, 1.0, retries, settle_s=settle_s)
         lines.append(f"| a call retrying a server that {what} | {_stats(samples)} |")
     return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="few iterations")
-    args = parser.parse_args(argv)
-    print(anyio.run(_report, args.quick))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,4 +1,4 @@
-"""``python -m benchmarks.web_first_use [--runs N]``: what each lazily loaded web module costs
+"""``python -m benchmarks --only web_first_use``: what each lazily loaded web module costs
 on first use (compile + first call), in fresh isolates in this process.
 
 Each sample is one fresh isolate with the web globals installed as lazy getters (a stand-in
@@ -11,7 +11,6 @@ without calling it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import time
@@ -85,21 +84,18 @@ def timed(code: str, runs: int) -> list[float]:
     return samples
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=100, help="fresh isolates per measurement (default 100)")
-    runs = parser.parse_args().runs
-    print(f"process CPU ms beyond an eval of `0`, median and 90th percentile of {runs} fresh isolates")
-    print(f"{'module':<16}{'bytes':>8}{'compile only':>15}")
+def report(quick: bool = False) -> str:
+    """The study's lines: each module's compile-only cost and each first use, over 100 fresh isolates (20 with
+    ``quick``)."""
+    runs = 20 if quick else 100
+    lines = [f"process CPU ms beyond an eval of `0`, median and 90th percentile of {runs} fresh isolates"]
+    lines.append(f"{'module':<16}{'bytes':>8}{'compile only':>15}")
     for module in MODULES:
         text = source(module)
         compile_only = statistics.median(timed(f"void (0, eval)({json.dumps(text)})", runs))
-        print(f"{module:<16}{len(text):>8}{compile_only:>12.3f} ms")
-    print(f"\n{'first use (compile + first call)':<40}{'median':>10}{'p90':>10}")
+        lines.append(f"{module:<16}{len(text):>8}{compile_only:>12.3f} ms")
+    lines.append(f"\n{'first use (compile + first call)':<40}{'median':>10}{'p90':>10}")
     for label, code in FIRST_USE.items():
         samples = sorted(timed(code, runs))
-        print(f"{label:<40}{statistics.median(samples):>7.3f} ms{samples[int(len(samples) * 0.9)]:>7.3f} ms")
-
-
-if __name__ == "__main__":
-    main()
+        lines.append(f"{label:<40}{statistics.median(samples):>7.3f} ms{samples[int(len(samples) * 0.9)]:>7.3f} ms")
+    return "## Web modules, first use\n\n```\n" + "\n".join(lines) + "\n```\n"

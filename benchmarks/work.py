@@ -10,8 +10,8 @@ from benchmarks import engine
 from benchmarks.model import Row, Section
 from benchmarks.plan import Plan
 from benchmarks.progress import Progress
-from benchmarks.session import RunningServer
 from benchmarks.snippets import WORK
+from benchmarks.stdio_server import RunningServer
 
 __all__ = ["measure"]
 

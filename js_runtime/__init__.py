@@ -29,11 +29,22 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+from collections.abc import Iterable
 from importlib import resources
 
 from js_runtime import deferral
 
-__all__ = ["SCRIPT_NAME", "NodeModule", "deferred_groups", "deferred_source", "node_modules", "source", "web_modules"]
+__all__ = [
+    "SCRIPT_NAME",
+    "NodeModule",
+    "deferred_groups",
+    "deferred_source",
+    "node_modules",
+    "source",
+    "web_modules",
+    "web_payload",
+    "web_requires",
+]
 
 SCRIPT_NAME = "main.js"
 """The file name the model's code has in stack traces."""
@@ -131,15 +142,20 @@ def _compact(text: str) -> str:
 
 
 _GLOBALS_LINE = "// globals:"
+_REQUIRES_LINE = "// requires:"
 
 
 @functools.cache
-def web_modules() -> dict[str, tuple[list[str], str]]:
-    """The web modules by id (file stem): the globals each defines and its compacted (ASCII) source."""
+def _web() -> dict[str, tuple[list[str], tuple[str, ...], str]]:
+    """Each web module (file stem): its globals, the shared Node modules it loads, its compacted (ASCII) source.
+
+    A file starts with ``// globals: Name ...``, and may go on with ``// requires: internal/...``: the shared
+    modules of the built-ins (``js_runtime/node/``) that it loads through its host's ``require``."""
     folder = resources.files(__package__).joinpath("web")
-    modules: dict[str, tuple[list[str], str]] = {}
+    modules: dict[str, tuple[list[str], tuple[str, ...], str]] = {}
     if not folder.is_dir():
         return modules
+    shared = {module_id for module_id in node_modules() if module_id.startswith("internal/")}
     for entry in sorted(folder.iterdir(), key=lambda item: item.name):
         if not entry.name.endswith(".js"):
             continue
@@ -147,8 +163,42 @@ def web_modules() -> dict[str, tuple[list[str], str]]:
         first, _, rest = text.partition("\n")
         if not first.startswith(_GLOBALS_LINE):
             raise ValueError(f"js_runtime/web/{entry.name} must start with '{_GLOBALS_LINE} Name ...'")
-        modules[entry.name.removesuffix(".js")] = (first.removeprefix(_GLOBALS_LINE).split(), _ascii(_compact(rest)))
+        requires: tuple[str, ...] = ()
+        if rest.startswith(_REQUIRES_LINE):
+            line, _, rest = rest.partition("\n")
+            requires = tuple(line.removeprefix(_REQUIRES_LINE).split())
+            if not set(requires) <= shared:
+                raise ValueError(
+                    f"js_runtime/web/{entry.name} requires {sorted(set(requires) - shared)}: a web module may load "
+                    f"only the shared Node modules ({', '.join(sorted(shared))})"
+                )
+        names = first.removeprefix(_GLOBALS_LINE).split()
+        modules[entry.name.removesuffix(".js")] = (names, requires, _ascii(_compact(rest)))
     return modules
+
+
+@functools.cache
+def web_modules() -> dict[str, tuple[list[str], str]]:
+    """The web modules by id (file stem): the globals each defines and its compacted (ASCII) source."""
+    return {module_id: (names, text) for module_id, (names, _requires, text) in _web().items()}
+
+
+@functools.cache
+def web_requires() -> dict[str, tuple[str, ...]]:
+    """The shared Node modules (``internal/...``) each web module loads, by web module id."""
+    return {module_id: requires for module_id, (_names, requires, _text) in _web().items()}
+
+
+def web_payload(ids: Iterable[str] | None = None) -> dict[str, str]:
+    """The sources a run needs for the web modules ``ids`` (all of them by default), by id: theirs, and those of the
+    shared Node modules they load, which travel with them (the runtime takes both from the run's ``modules``)."""
+    modules, nodes = _web(), node_modules()
+    chosen = list(modules) if ids is None else [module_id for module_id in ids if module_id in modules]
+    payload = {module_id: modules[module_id][2] for module_id in chosen}
+    for module_id in chosen:
+        for needed in modules[module_id][1]:
+            payload[needed] = nodes[needed].source
+    return payload
 
 
 def _web_modules_declaration() -> str:
@@ -208,6 +258,9 @@ def node_modules() -> dict[str, NodeModule]:
         unknown = set(module.requires) - set(modules)
         if unknown:
             raise ValueError(f"js_runtime/node module {module.id} requires unknown modules {sorted(unknown)}")
+        if module.id.startswith("internal/") and module.requires:
+            # A shared module is loaded with a host that offers only inspect (node.js, internalModule).
+            raise ValueError(f"js_runtime/node module {module.id} is shared and may load no other module")
     return modules
 
 

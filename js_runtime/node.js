@@ -191,6 +191,7 @@ function nodeModuleOfGlobal(name) {
 }
 
 function loadNodeModule(module) {
+  if (StringPrototypeStartsWith(module.id, 'internal/')) return internalModule(module.id);
   if (module.exports !== undefined) return module.exports;
   if (module.source === undefined) {
     throw new ErrorCtor("the Node module '" + module.id + "' was not loaded for this call: the sandbox loads one " +
@@ -212,6 +213,25 @@ function loadNodeModule(module) {
       defineGlobalValue(name, globalOfModule(module, name));
     }
   }
+  return module.exports;
+}
+
+// The modules the built-ins share (internal/...: Node's coded errors, deep equality), for the Node modules through
+// their require and for the web modules through their host's (TextDecoder's errors are Node's too): each is a
+// function of a host that offers only `inspect`, and loads nothing itself. In a group of its own, so that a web
+// module that needs one does not compile the Node loader.
+// group: internal
+function internalModule(id) {
+  const module = nodeModuleNamed(id);
+  if (module === undefined || !StringPrototypeStartsWith(id, 'internal/')) {
+    throw new ErrorCtor("no internal module '" + id + "'");
+  }
+  if (module.exports !== undefined) return module.exports;
+  if (module.source === undefined) {
+    throw new ErrorCtor("the internal module '" + id + "' was not sent with the module that loads it");
+  }
+  const factory = indirectEval(module.source + '\n//# sourceURL=' + RUNTIME_SCRIPT_NAME);
+  module.exports = factory({ __proto__: null, inspect: (value, options) => inspect(value, options) });
   return module.exports;
 }
 

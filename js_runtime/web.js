@@ -20,6 +20,8 @@ function webHost() {
       seed: hexBytes(runState.seed),
       now: () => userNow() - runState.startedAt,
       global: (name) => webGlobal(name),
+      // The modules the built-ins share (node.js): a web module's header names those it loads.
+      require: (id) => internalModule(id),
     };
   }
   return webState.host;
@@ -44,12 +46,18 @@ function moduleOf(name) {
   return undefined;
 }
 
-// Takes the sources the worker sent with this run.
+// Takes the sources the worker sent with this run: the web modules', and those of the shared Node modules
+// (internal/...) that they load, which come with them.
 function provideModules(sources) {
   if (sources === null || typeof sources !== 'object') return;
   for (let i = 0; i < WEB_MODULES.length; i++) {
     const descriptor = describe(sources, WEB_MODULES[i].id);
     if (descriptor !== undefined && typeof descriptor.value === 'string') WEB_MODULES[i].source = descriptor.value;
+  }
+  for (let i = 0; i < NODE_MODULES.length; i++) {
+    if (!StringPrototypeStartsWith(NODE_MODULES[i].id, 'internal/')) continue;
+    const descriptor = describe(sources, NODE_MODULES[i].id);
+    if (descriptor !== undefined && typeof descriptor.value === 'string') NODE_MODULES[i].source = descriptor.value;
   }
 }
 

@@ -29,7 +29,7 @@ _WHERE = {
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        from sandbox_server.server import package_version
+        from sandbox_server.identity import package_version
 
         return package_version()
     if name in _WHERE:

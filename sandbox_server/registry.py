@@ -117,6 +117,8 @@ class ToolSpec:
             so that one answer names them all; returns one message per problem.
         refresh: For a tool whose description and annotations follow the state of other servers: gives them as
             they are now, each time the tool is listed.
+        instruction: The tool's line in the server's instructions (``- name: instruction``): when a model should
+            use it, in one sentence or two; empty for a tool the instructions do not name.
     """
 
     name: str
@@ -130,6 +132,7 @@ class ToolSpec:
     structure_argument_error: Callable[[str, list[str]], dict[str, Any]] | None = None
     check: Callable[[dict[str, Any]], list[str]] | None = None
     refresh: Callable[[], tuple[str, types.ToolAnnotations]] | None = None
+    instruction: str = ""
 
     def to_mcp(self) -> types.Tool:
         """The protocol's description of this tool, as ``tools/list`` publishes it."""

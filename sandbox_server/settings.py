@@ -32,7 +32,6 @@ __all__ = [
     "DEFAULT_SESSION_REBUILD_TIMEOUT_S",
     "DEFAULT_TIMEOUT_MS",
     "DEFAULT_TIMEZONE",
-    "MAX_HOST_REQUEST_BYTES",
     "Option",
     "Settings",
     "is_loopback",
@@ -134,11 +133,12 @@ def default_max_sessions() -> int:
 
 def default_workers() -> int:
     """One worker process per CPU this process may run on."""
+    from sandbox_server import platform
+
     try:
-        from sandbox_server import platform
+        return platform.cpu_count()
     except ValueError:  # an unusable SANDBOX_PLATFORM, which the ``platform`` setting itself reports
         return 1
-    return platform.cpu_count()
 
 
 @dataclass(frozen=True, slots=True)

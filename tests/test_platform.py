@@ -34,13 +34,27 @@ def test_only_the_linux_implementation_limits_the_data_size() -> None:
     assert portable.limit_data_size(2**40) is None
 
 
-def test_an_unknown_platform_setting_stops_the_import_with_a_message_naming_it() -> None:
+@pytest.mark.parametrize(
+    "use",
+    [
+        pytest.param("from sandbox_server.platform import data_size", id="import-a-function"),
+        pytest.param("from sandbox_server import platform; platform.cpu_count()", id="call-a-function"),
+        pytest.param("from sandbox_server import platform; platform.NAME", id="read-the-name"),
+    ],
+)
+def test_an_unknown_platform_setting_stops_the_first_use_with_a_message_naming_it(use: str) -> None:
     env = {**os.environ, "SANDBOX_PLATFORM": "plan9"}
-    done = subprocess.run(
-        [sys.executable, "-c", "import sandbox_server.platform"], env=env, capture_output=True, text=True, check=False
-    )
+    done = subprocess.run([sys.executable, "-c", use], env=env, capture_output=True, text=True, check=False)
     assert done.returncode != 0
-    assert "SANDBOX_PLATFORM='plan9' is not one of auto, linux, portable" in done.stderr
+    assert "ValueError: SANDBOX_PLATFORM='plan9' is not one of auto, linux, portable" in done.stderr
+
+
+def test_an_unknown_platform_setting_leaves_the_package_importable_for_the_setting_to_report() -> None:
+    # The child-process supervisor lives in the package, and the CLI imports it before it reads its settings.
+    env = {**os.environ, "SANDBOX_PLATFORM": "plan9"}
+    code = "import sandbox_server.platform.child as c; print(c.INHERITED_ENV[-1])"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (0, "SANDBOX_PLATFORM\n")
 
 
 def test_a_portable_worker_ends_when_its_parent_is_gone() -> None:

@@ -1,6 +1,6 @@
 // module: assert
 // globals:
-// requires: internal/util/comparisons
+// requires: internal/util/comparisons internal/errors
 (function (host) {
   'use strict';
   // Node's assert and assert/strict, with AssertionError and the messages Node 20 writes:
@@ -8,6 +8,7 @@
   // both values rendered as Node's assert renders them (every entry on its own line, keys
   // sorted). Deep equality is the one util.isDeepStrictEqual uses.
   const { isDeepStrictEqual, isDeepEqual } = host.require('internal/util/comparisons');
+  const { codedError, invalidArgType, received } = host.require('internal/errors');
   const uncurry = (fn) => Function.prototype.call.bind(fn);
   const getter = (object, key) => uncurry(Object.getOwnPropertyDescriptor(object, key).get);
   const apply = Reflect.apply;
@@ -53,40 +54,6 @@
   const TypeErrorCtor = TypeError;
   const StringCtor = String;
   const errorIsError = typeof Error.isError === 'function' ? Error.isError : undefined;
-
-  function codedError(Base, code, message) {
-    const error = new Base(message);
-    error.name = Base.name + ' [' + code + ']';
-    void error.stack; // the first stack line shows the code, as Node's does
-    delete error.name;
-    setPrototypeOf(error, create(Base.prototype, {
-      constructor: { value: Base, writable: true, configurable: true },
-      toString: {
-        value: function toString() { return this.name + ' [' + this.code + ']: ' + this.message; },
-        writable: true, configurable: true,
-      },
-    }));
-    error.code = code;
-    return error;
-  }
-
-  function received(value) {
-    if (value === null || value === undefined) return 'Received ' + value;
-    if (typeof value === 'function') return 'Received function ' + value.name;
-    if (typeof value === 'object') {
-      const ctor = value.constructor;
-      if (typeof ctor === 'function' && ctor.name) return 'Received an instance of ' + ctor.name;
-      return 'Received ' + host.inspect(value, { depth: -1 });
-    }
-    let shown = host.inspect(value);
-    if (shown.length > 28) shown = stringSlice(shown, 0, 25) + '...';
-    return 'Received type ' + typeof value + ' (' + shown + ')';
-  }
-
-  function invalidType(name, expected, value) {
-    return codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" argument must be ' + expected + '. ' +
-      received(value));
-  }
 
   function list() {
     return setPrototypeOf([], null);
@@ -568,7 +535,7 @@
 
   class AssertionError extends ErrorCtor {
     constructor(options) {
-      if (options === null || typeof options !== 'object') throw invalidType('options', 'of type object', options);
+      if (options === null || typeof options !== 'object') throw invalidArgType('options', 'of type object', options);
       const { message, operator, stackStartFn, stackStartFunction } = options;
       let { actual, expected } = options;
       let text;
@@ -843,7 +810,7 @@
   const NO_EXCEPTION = { __proto__: null };
 
   function thrownBy(fn) {
-    if (typeof fn !== 'function') throw invalidType('fn', 'of type function', fn);
+    if (typeof fn !== 'function') throw invalidArgType('fn', 'of type function', fn);
     try {
       fn();
     } catch (error) {
@@ -868,7 +835,7 @@
     } else if (isPromiseLike(promiseFn)) {
       promise = promiseFn;
     } else {
-      throw invalidType('promiseFn', 'of type function or an instance of Promise', promiseFn);
+      throw invalidArgType('promiseFn', 'of type function or an instance of Promise', promiseFn);
     }
     try {
       await promise;
@@ -886,7 +853,7 @@
   function expectsError(fn, actual, error, message, count) {
     if (typeof error === 'string') {
       if (count === 4) {
-        throw invalidType('error', 'of type function or an instance of Error, RegExp, or Object', error);
+        throw invalidArgType('error', 'of type function or an instance of Error, RegExp, or Object', error);
       }
       if (typeof actual === 'object' && actual !== null) {
         if (actual.message === error) {
@@ -900,7 +867,7 @@
       message = error;
       error = undefined;
     } else if (error != null && typeof error !== 'object' && typeof error !== 'function') {
-      throw invalidType('error', 'of type function or an instance of Error, RegExp, or Object', error);
+      throw invalidArgType('error', 'of type function or an instance of Error, RegExp, or Object', error);
     }
     if (actual === NO_EXCEPTION) {
       let details = '';
@@ -917,7 +884,7 @@
   function matchesError(actual, expected) {
     if (typeof expected !== 'function') {
       if (isRegExp(expected)) return regExpExec(expected, StringCtor(actual)) !== null;
-      throw invalidType('expected', 'of type function or an instance of RegExp', expected);
+      throw invalidArgType('expected', 'of type function or an instance of RegExp', expected);
     }
     if (expected.prototype !== undefined && actual instanceof expected) return true;
     if (isPrototypeOf(ErrorCtor, expected)) return false;
@@ -968,7 +935,7 @@
   };
 
   function internalMatch(string, regexp, message, fn) {
-    if (!isRegExp(regexp)) throw invalidType('regexp', 'an instance of RegExp', regexp);
+    if (!isRegExp(regexp)) throw invalidArgType('regexp', 'an instance of RegExp', regexp);
     const match = fn === assert.match;
     if (typeof string !== 'string' || (regExpExec(regexp, string) !== null) !== match) {
       if (message instanceof ErrorCtor) throw message;

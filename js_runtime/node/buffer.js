@@ -1,6 +1,6 @@
 // module: buffer
 // globals: Buffer
-// requires:
+// requires: internal/errors
 (function (host) {
   'use strict';
   // Node's Buffer: a Uint8Array subclass with Node's string encodings and their decoding
@@ -56,91 +56,18 @@
   const kStringMaxLength = 536870888;
   const CHUNK = 8192;
 
-  // ---- Node's errors: a code in the name of the first stack line and in String(error).
+  // ---- Node's errors (internal/errors), and the one only Buffer throws.
 
-  const prototypes = { __proto__: null };
-  function codedPrototype(Base) {
-    let prototype = prototypes[Base.name];
-    if (prototype === undefined) {
-      prototype = create(Base.prototype, {
-        constructor: { value: Base, writable: true, configurable: true },
-        toString: {
-          value: function toString() { return this.name + ' [' + this.code + ']: ' + this.message; },
-          writable: true, configurable: true,
-        },
-      });
-      prototypes[Base.name] = prototype;
-    }
-    return prototype;
-  }
-
-  function codedError(Base, code, message) {
-    const error = new Base(message);
-    error.name = Base.name + ' [' + code + ']';
-    void error.stack; // the first stack line shows the code, as Node's does
-    delete error.name;
-    setPrototypeOf(error, codedPrototype(Base));
-    error.code = code;
-    return error;
-  }
-
-  function received(value) {
-    if (value === null || value === undefined) return 'Received ' + value;
-    if (typeof value === 'function') return 'Received function ' + value.name;
-    if (typeof value === 'object') {
-      const ctor = value.constructor;
-      if (typeof ctor === 'function' && ctor.name) return 'Received an instance of ' + ctor.name;
-      return 'Received ' + host.inspect(value, { depth: -1 });
-    }
-    let shown = host.inspect(value);
-    if (shown.length > 28) shown = stringSlice(shown, 0, 25) + '...';
-    return 'Received type ' + typeof value + ' (' + shown + ')';
-  }
-
-  // `expected` as Node words it: 'of type number', 'an instance of Buffer or Uint8Array'.
-  function invalidType(name, expected, value) {
-    const subject = name === 'first argument' ? 'The first argument' : 'The "' + name + '" argument';
-    return codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', subject + ' must be ' + expected + '. ' +
-      received(value));
-  }
-
-  // 12345678901 as 12_345_678_901, as Node writes large numbers in range errors.
-  function grouped(text) {
-    const start = charCodeAt(text, 0) === 45 ? 1 : 0;
-    let end = text.length;
-    let out = '';
-    for (; end >= start + 4; end -= 3) out = '_' + stringSlice(text, end - 3, end) + out;
-    return stringSlice(text, 0, end) + out;
-  }
-
-  function outOfRange(name, range, value) {
-    let shown;
-    if (isInteger(value) && (value > 2 ** 32 || value < -(2 ** 32))) shown = grouped(StringCtor(value));
-    else if (typeof value === 'bigint') {
-      shown = StringCtor(value);
-      if (value > 2n ** 32n || value < -(2n ** 32n)) shown = grouped(shown);
-      shown += 'n';
-    } else shown = host.inspect(value);
-    return codedError(RangeErrorCtor, 'ERR_OUT_OF_RANGE', 'The value of "' + name + '" is out of range. It must be ' +
-      range + '. Received ' + shown);
-  }
+  const { codedError, nativeError, invalidArgType, invalidArgValue, outOfRange, unknownEncoding } =
+    host.require('internal/errors');
 
   function outOfBounds(name) {
     return codedError(RangeErrorCtor, 'ERR_BUFFER_OUT_OF_BOUNDS',
       name ? '"' + name + '" is outside of buffer bounds' : 'Attempt to access memory outside buffer bounds');
   }
 
-  function unknownEncoding(encoding) {
-    return codedError(TypeErrorCtor, 'ERR_UNKNOWN_ENCODING', 'Unknown encoding: ' + encoding);
-  }
-
-  function invalidValue(name, value) {
-    return codedError(TypeErrorCtor, 'ERR_INVALID_ARG_VALUE', "The argument '" + name + "' is invalid. Received " +
-      host.inspect(value));
-  }
-
   function checkNumber(value, name, min, max) {
-    if (typeof value !== 'number') throw invalidType(name, 'of type number', value);
+    if (typeof value !== 'number') throw invalidArgType(name, 'of type number', value);
     if ((min !== undefined && value < min) || (max !== undefined && value > max) ||
         ((min !== undefined || max !== undefined) && isNaN(value))) {
       throw outOfRange(name, (min !== undefined ? '>= ' + min : '') + (min !== undefined && max !== undefined ?
@@ -149,13 +76,13 @@
   }
 
   function checkOffset(value, name, min = 0, max = kMaxLength) {
-    if (typeof value !== 'number') throw invalidType(name, 'of type number', value);
+    if (typeof value !== 'number') throw invalidArgType(name, 'of type number', value);
     if (!isInteger(value)) throw outOfRange(name, 'an integer', value);
     if (value < min || value > max) throw outOfRange(name, '>= ' + min + ' && <= ' + max, value);
   }
 
   function checkInteger(value, name, min) {
-    if (typeof value !== 'number') throw invalidType(name, 'of type number', value);
+    if (typeof value !== 'number') throw invalidArgType(name, 'of type number', value);
     if (!isInteger(value)) throw outOfRange(name, 'an integer', value);
     if (value < min || value > Number.MAX_SAFE_INTEGER) {
       throw outOfRange(name, '>= ' + min + ' && <= ' + Number.MAX_SAFE_INTEGER, value);
@@ -624,7 +551,7 @@
         if (typeof primitive === 'string') return fromString(primitive, encodingOrOffset);
       }
     }
-    throw invalidType('first argument', 'of type string or an instance of Buffer, ArrayBuffer, or Array or an ' +
+    throw invalidArgType('first argument', 'of type string or an instance of Buffer, ArrayBuffer, or Array or an ' +
       'Array-like Object', value);
   }
 
@@ -637,7 +564,7 @@
         'the Buffer.alloc(), Buffer.allocUnsafe(), or Buffer.from() methods instead.', 'DEP0005');
     }
     if (typeof arg === 'number') {
-      if (typeof encodingOrOffset === 'string') throw invalidType('string', 'of type string', arg);
+      if (typeof encodingOrOffset === 'string') throw invalidArgType('string', 'of type string', arg);
       return Buffer.alloc(arg);
     }
     return Buffer.from(arg, encodingOrOffset, length);
@@ -655,7 +582,7 @@
     poolSize: 8192,
     from,
     copyBytesFrom(view, offset, length) {
-      if (!isTypedArray(view)) throw invalidType('view', 'an instance of TypedArray', view);
+      if (!isTypedArray(view)) throw invalidArgType('view', 'an instance of TypedArray', view);
       const viewLength = lengthOf(view);
       if (viewLength === 0) return Buffer.alloc(0);
       if (offset !== undefined || length !== undefined) {
@@ -696,8 +623,8 @@
       return value instanceof Buffer;
     },
     compare(buf1, buf2) {
-      if (!isUint8Array(buf1)) throw invalidType('buf1', 'an instance of Buffer or Uint8Array', buf1);
-      if (!isUint8Array(buf2)) throw invalidType('buf2', 'an instance of Buffer or Uint8Array', buf2);
+      if (!isUint8Array(buf1)) throw invalidArgType('buf1', 'an instance of Buffer or Uint8Array', buf1);
+      if (!isUint8Array(buf2)) throw invalidArgType('buf2', 'an instance of Buffer or Uint8Array', buf2);
       if (buf1 === buf2) return 0;
       return compareRanges(buf1, 0, lengthOf(buf1), buf2, 0, lengthOf(buf2));
     },
@@ -705,7 +632,7 @@
       return typeof encoding === 'string' && encoding.length !== 0 && encodingOf(encoding) !== undefined;
     },
     concat(list, length) {
-      if (!isArray(list)) throw invalidType('list', 'an instance of Array', list);
+      if (!isArray(list)) throw invalidArgType('list', 'an instance of Array', list);
       if (list.length === 0) return new FastBuffer();
       if (length === undefined) {
         length = 0;
@@ -719,7 +646,7 @@
       let position = 0;
       for (let i = 0; i < list.length; i++) {
         const item = list[i];
-        if (!isUint8Array(item)) throw invalidType('list[' + i + ']', 'an instance of Buffer or Uint8Array', item);
+        if (!isUint8Array(item)) throw invalidArgType('list[' + i + ']', 'an instance of Buffer or Uint8Array', item);
         position += copyBytes(item, buffer, position, 0, lengthOf(item));
       }
       if (position < length) fillBytes(buffer, 0, position, length);
@@ -729,7 +656,7 @@
       if (typeof string !== 'string') {
         if (isView(string)) return viewByteLength(string);
         if (isAnyArrayBuffer(string)) return anyBufferLength(string);
-        throw invalidType('string', 'of type string or an instance of Buffer or ArrayBuffer', string);
+        throw invalidArgType('string', 'of type string or an instance of Buffer or ArrayBuffer', string);
       }
       if (string.length === 0) return 0;
       if (!encoding) return utf8Length(string);
@@ -798,7 +725,7 @@
       }
       encodingName = encodingOrUtf8(encoding);
       if (encodingName === undefined) {
-        if (typeof encoding !== 'string') throw invalidType('encoding', 'of type string', encoding);
+        if (typeof encoding !== 'string') throw invalidArgType('encoding', 'of type string', encoding);
         throw unknownEncoding(encoding);
       }
       if (value.length === 0) value = 0;
@@ -832,7 +759,7 @@
       return buffer;
     }
     const count = pattern.length;
-    if (count === 0) throw invalidValue('value', value);
+    if (count === 0) throw invalidArgValue('value', value);
     for (let i = offset, j = 0; i < end; i++) {
       buffer[i] = pattern[j];
       if (++j === count) j = 0;
@@ -904,7 +831,7 @@
       return searchBytes(buffer, bytes, byteOffset, forward, encodingName === 'utf16le' ? 2 : 1);
     }
     if (isUint8Array(value)) return searchBytes(buffer, value, byteOffset, forward, encodingName === 'utf16le' ? 2 : 1);
-    throw invalidType('value', 'one of type number or string or an instance of Buffer or Uint8Array', value);
+    throw invalidArgType('value', 'one of type number or string or an instance of Buffer or Uint8Array', value);
   }
 
   // ---- Slicing.
@@ -977,7 +904,7 @@
 
   // Variable-width access: readUIntLE(offset, byteLength) and the like.
   function checkWidth(offset, byteLength) {
-    if (offset === undefined) throw invalidType('offset', 'of type number', offset);
+    if (offset === undefined) throw invalidArgType('offset', 'of type number', offset);
     if (byteLength >= 1 && byteLength <= 6 && isInteger(byteLength)) return;
     boundsError(byteLength, 6, 'byteLength');
   }
@@ -1154,7 +1081,7 @@
   });
 
   method('copy', function (target, targetStart, sourceStart, sourceEnd) {
-    if (!isUint8Array(target)) throw invalidType('target', 'an instance of Buffer or Uint8Array', target);
+    if (!isUint8Array(target)) throw invalidArgType('target', 'an instance of Buffer or Uint8Array', target);
     const sourceLength = byteLengthOfView(this);
     if (targetStart === undefined) targetStart = 0;
     else {
@@ -1194,7 +1121,7 @@
 
   method('equals', function (otherBuffer) {
     if (!isUint8Array(otherBuffer)) {
-      throw invalidType('otherBuffer', 'an instance of Buffer or Uint8Array', otherBuffer);
+      throw invalidArgType('otherBuffer', 'an instance of Buffer or Uint8Array', otherBuffer);
     }
     if (this === otherBuffer) return true;
     const length = byteLengthOfView(this);
@@ -1233,7 +1160,7 @@
     configurable: true });
 
   method('compare', function (target, targetStart, targetEnd, sourceStart, sourceEnd) {
-    if (!isUint8Array(target)) throw invalidType('target', 'an instance of Buffer or Uint8Array', target);
+    if (!isUint8Array(target)) throw invalidArgType('target', 'an instance of Buffer or Uint8Array', target);
     if (arguments.length === 1) return compareRanges(this, 0, lengthOf(this), target, 0, lengthOf(target));
     if (targetStart === undefined) targetStart = 0;
     else checkOffset(targetStart, 'targetStart');
@@ -1264,9 +1191,7 @@
   method('write', function (string, offset, length, encoding) {
     if (typeof string !== 'string') {
       // Node's native code throws this one: a plain TypeError with a code.
-      const error = new TypeErrorCtor('argument must be a string');
-      error.code = 'ERR_INVALID_ARG_TYPE';
-      throw error;
+      throw nativeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'argument must be a string');
     }
     const size = lengthOf(this);
     if (offset === undefined) return writeString(this, string, 0, size, 'utf8');
@@ -1335,13 +1260,13 @@
   const CONVERTIBLE = { __proto__: null, utf8: true, utf16le: true, latin1: true, ascii: true };
 
   function transcode(source, fromEncoding, toEncoding) {
-    if (!isUint8Array(source)) throw invalidType('source', 'an instance of Buffer or Uint8Array', source);
+    if (!isUint8Array(source)) throw invalidArgType('source', 'an instance of Buffer or Uint8Array', source);
     if (lengthOf(source) === 0) return Buffer.alloc(0);
     const from = encodingOf(fromEncoding);
     const to = encodingOf(toEncoding);
     if (!CONVERTIBLE[from] || !CONVERTIBLE[to]) {
-      const error = new ErrorCtor('Unable to transcode Buffer [U_ILLEGAL_ARGUMENT_ERROR]');
-      error.code = 'U_ILLEGAL_ARGUMENT_ERROR';
+      const error = nativeError(ErrorCtor, 'U_ILLEGAL_ARGUMENT_ERROR',
+        'Unable to transcode Buffer [U_ILLEGAL_ARGUMENT_ERROR]');
       error.errno = 1;
       throw error;
     }
@@ -1370,7 +1295,7 @@
 
   function checkInput(input) {
     if (isTypedArray(input) || isAnyArrayBuffer(input)) return bytesOf(input);
-    throw invalidType('input', 'an instance of ArrayBuffer, Buffer, or TypedArray', input);
+    throw invalidArgType('input', 'an instance of ArrayBuffer, Buffer, or TypedArray', input);
   }
 
   function isUtf8(input) {

@@ -1,6 +1,6 @@
 // module: crypto
 // globals:
-// requires: buffer
+// requires: buffer internal/errors
 (function (host) {
   'use strict';
   // Node's crypto module, for what is pure computation: hashes (MD5 and the SHA-1 and SHA-2
@@ -26,6 +26,9 @@
   const indexOf = uncurry(String.prototype.indexOf);
   const split = uncurry(String.prototype.split);
   const sliceText = uncurry(String.prototype.slice);
+  const ErrorCtor = Error;
+  const TypeErrorCtor = TypeError;
+  const RangeErrorCtor = RangeError;
   const Uint8ArrayCtor = Uint8Array;
   const Int32ArrayCtor = Int32Array;
   const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
@@ -59,71 +62,25 @@
     return apply(bufferFrom, BufferCtor, [typedArrayBuffer(bytes), 0, typedArrayCount(bytes)]);
   }
 
-  function nodeError(Ctor, code, message) {
-    const error = new Ctor(message);
-    if (code !== undefined) {
-      error.name = Ctor.name + ' [' + code + ']';
-      void error.stack; // V8 formats the header now, with the code in it as Node shows it
-      delete error.name;
-      error.code = code;
-    }
-    return error;
-  }
-
-  // Node's description of a wrong value, as ERR_INVALID_ARG_TYPE messages end.
-  function received(value) {
-    if (value === null || value === undefined) return ' Received ' + value;
-    if (typeof value === 'function') return ' Received function ' + value.name;
-    if (typeof value === 'object') {
-      const ctor = value.constructor;
-      if (typeof ctor === 'function' && ctor.name) return ' Received an instance of ' + ctor.name;
-      return ' Received ' + inspect(value, { depth: -1 });
-    }
-    let shown = inspect(value);
-    if (shown.length > 28) shown = sliceText(shown, 0, 25) + '...';
-    return ' Received type ' + typeof value + ' (' + shown + ')';
-  }
-
-  function argType(name, expected, value) {
-    const what = name[0] === '"' ? 'The ' + name : 'The "' + name + '" argument';
-    return nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', what + ' must be ' + expected + '.' + received(value));
-  }
-
-  function outOfRange(name, range, value) {
-    let shown = typeof value === 'number' && isInteger(value) && abs(value) > 4294967296 ?
-      grouped(value) : inspect(value);
-    if (typeof value === 'bigint') shown = grouped(value) + 'n';
-    return nodeError(RangeError, 'ERR_OUT_OF_RANGE', 'The value of "' + name + '" is out of range. It must be ' +
-      range + '. Received ' + shown);
-  }
-
-  // 281474976710656 as 281_474_976_710_656, as Node writes large numbers in range errors.
-  function grouped(value) {
-    const digits = '' + value;
-    const start = digits[0] === '-' ? 1 : 0;
-    let out = '';
-    let i = digits.length;
-    for (; i >= start + 4; i -= 3) out = '_' + sliceText(digits, i - 3, i) + out;
-    return sliceText(digits, 0, i) + out;
-  }
+  const { codedError, nativeError, invalidArgType, invalidArgValue, outOfRange } = host.require('internal/errors');
 
   function checkNumber(value, name, min, max) {
-    if (typeof value !== 'number') throw argType(name, 'of type number', value);
+    if (typeof value !== 'number') throw invalidArgType(name, 'of type number', value);
     if (!(value >= min && value <= max)) throw outOfRange(name, '>= ' + min + ' && <= ' + max, value);
   }
 
   function checkInt32(value, name, min) {
-    if (typeof value !== 'number') throw argType(name, 'of type number', value);
+    if (typeof value !== 'number') throw invalidArgType(name, 'of type number', value);
     if (!isInteger(value)) throw outOfRange(name, 'an integer', value);
     if (value < min || value > MAX_LENGTH) throw outOfRange(name, '>= ' + min + ' && <= ' + MAX_LENGTH, value);
   }
 
   function checkString(value, name) {
-    if (typeof value !== 'string') throw argType(name, 'of type string', value);
+    if (typeof value !== 'string') throw invalidArgType(name, 'of type string', value);
   }
 
   function checkCallback(callback) {
-    if (typeof callback !== 'function') throw argType('callback', 'of type function', callback);
+    if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
   }
 
   // Calls back after the current code, as Node's thread pool does.
@@ -232,14 +189,14 @@
 
   function digestKind(algorithm) {
     const kind = kindOf(algorithm);
-    if (kind === undefined) throw nodeError(Error, undefined, 'Digest method not supported' + elsewhere(algorithm));
+    if (kind === undefined) throw new ErrorCtor('Digest method not supported' + elsewhere(algorithm));
     return kind;
   }
 
   function hmacKind(algorithm) {
     const kind = kindOf(algorithm);
     if (kind === undefined) {
-      throw nodeError(TypeError, 'ERR_CRYPTO_INVALID_DIGEST', 'Invalid digest: ' + algorithm + elsewhere(algorithm));
+      throw nativeError(TypeErrorCtor, 'ERR_CRYPTO_INVALID_DIGEST', 'Invalid digest: ' + algorithm + elsewhere(algorithm));
     }
     return kind;
   }
@@ -365,13 +322,12 @@
   function dataBytes(data, encoding, name) {
     if (typeof data === 'string') {
       if (encodingOf(encoding) === 'hex' && (data.length & 1) === 1) {
-        throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The argument 'encoding' is invalid for data of length " +
-          data.length + ". Received '" + encoding + "'");
+        throw invalidArgValue('encoding', encoding, 'is invalid for data of length ' + data.length);
       }
       return stringBytes(data, encoding);
     }
     const bytes = viewBytes(data);
-    if (bytes === undefined) throw argType(name, 'of type string or an instance of Buffer, TypedArray, or DataView', data);
+    if (bytes === undefined) throw invalidArgType(name, 'of type string or an instance of Buffer, TypedArray, or DataView', data);
     return bytes;
   }
 
@@ -380,7 +336,7 @@
     if (typeof value === 'string') return utf8Bytes(value);
     const bytes = engine.viewOf(value);
     if (bytes === undefined) {
-      throw argType(name, 'of type string or an instance of ' + (expected || 'ArrayBuffer, Buffer, TypedArray, or ' +
+      throw invalidArgType(name, 'of type string or an instance of ' + (expected || 'ArrayBuffer, Buffer, TypedArray, or ' +
         'DataView'), value);
     }
     return bytes;
@@ -415,7 +371,7 @@
     } else if (name === 'utf16le') {
       for (let i = 0; i + 1 < length; i += 2) text += fromCharCode(bytes[i] | (bytes[i + 1] << 8));
     } else if (name === 'utf8') {
-      if (BufferCtor === undefined) throw nodeError(Error, undefined, "digest('utf8') needs the buffer module");
+      if (BufferCtor === undefined) throw new ErrorCtor("digest('utf8') needs the buffer module");
       text = apply(bufferToString, toBuffer(bytes), ['utf8']);
     } else {
       return toBuffer(bytes);
@@ -424,7 +380,7 @@
   }
 
   function finalized() {
-    return nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
+    return codedError(ErrorCtor, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
   }
 
   const token = {};
@@ -506,12 +462,11 @@
     checkString(outputEncoding, 'outputEncoding');
     const name = lower(outputEncoding);
     if (name !== 'buffer' && encodingOf(name) === undefined) {
-      throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The argument 'outputEncoding' is invalid. Received '" +
-        outputEncoding + "'");
+      throw invalidArgValue('outputEncoding', outputEncoding);
     }
     const kind = kindOf(algorithm);
     if (kind === undefined) {
-      throw nodeError(Error, undefined, 'Digest method ' + algorithm + ' is not supported' + elsewhere(algorithm));
+      throw new ErrorCtor('Digest method ' + algorithm + ' is not supported' + elsewhere(algorithm));
     }
     const state = engine.start(kind);
     engine.update(state, bytes);
@@ -537,10 +492,10 @@
   // The bytes of `buffer` that randomFill fills: Node counts offset and size in elements.
   function fillRange(buffer, offset, size) {
     const bytes = engine.viewOf(buffer);
-    if (bytes === undefined) throw argType('buf', 'an instance of ArrayBuffer or ArrayBufferView', buffer);
+    if (bytes === undefined) throw invalidArgType('buf', 'an instance of ArrayBuffer or ArrayBufferView', buffer);
     const length = typedArrayCount(bytes);
     const element = isView(buffer) && typedArrayTag(buffer) !== undefined ? buffer.BYTES_PER_ELEMENT : 1;
-    if (typeof offset !== 'number') throw argType('offset', 'of type number', offset);
+    if (typeof offset !== 'number') throw invalidArgType('offset', 'of type number', offset);
     offset *= element;
     checkNumber(offset, 'offset', 0, length);
     if (size === undefined) size = length - offset;
@@ -573,10 +528,10 @@
 
   function randomUUID(options) {
     if (options !== undefined) {
-      if (options === null || typeof options !== 'object') throw argType('options', 'of type object', options);
+      if (options === null || typeof options !== 'object') throw invalidArgType('options', 'of type object', options);
       const entropy = options.disableEntropyCache;
       if (entropy !== undefined && typeof entropy !== 'boolean') {
-        throw argType('"options.disableEntropyCache" property', 'of type boolean', entropy);
+        throw invalidArgType('options.disableEntropyCache', 'of type boolean', entropy);
       }
     }
     return apply(webRandomUUID, webcrypto, []);
@@ -593,8 +548,8 @@
       min = 0;
     }
     if (callback !== undefined) checkCallback(callback);
-    if (!isSafeInteger(min)) throw argType('min', 'a safe integer', min);
-    if (!isSafeInteger(max)) throw argType('max', 'a safe integer', max);
+    if (!isSafeInteger(min)) throw invalidArgType('min', 'a safe integer', min);
+    if (!isSafeInteger(max)) throw invalidArgType('max', 'a safe integer', max);
     if (!(max > min)) throw outOfRange('max', 'greater than the value of "min" (' + min + ')', max);
     const range = max - min;
     if (!(range <= RANDOM_INT_RANGE)) throw outOfRange(minOmitted ? 'max' : 'max - min', '<= ' + RANDOM_INT_RANGE, range);
@@ -612,13 +567,14 @@
 
   function timingSafeEqual(buf1, buf2) {
     const a = engine.viewOf(buf1);
-    if (a === undefined) throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "buf1" argument must be an ' +
+    if (a === undefined) throw nativeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "buf1" argument must be an ' +
       'instance of ArrayBuffer, Buffer, TypedArray, or DataView.');
     const b = engine.viewOf(buf2);
-    if (b === undefined) throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "buf2" argument must be an ' +
+    if (b === undefined) throw nativeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "buf2" argument must be an ' +
       'instance of ArrayBuffer, Buffer, TypedArray, or DataView.');
     if (typedArrayCount(a) !== typedArrayCount(b)) {
-      throw nodeError(RangeError, 'ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH', 'Input buffers must have the same byte length');
+      throw nativeError(RangeErrorCtor, 'ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH',
+        'Input buffers must have the same byte length');
     }
     return engine.sameBytes(a, b);
   }
@@ -657,7 +613,7 @@
     const ikmBytes = keyBytes(ikm, 'ikm', 'SecretKeyObject, ' + HKDF_BYTES);
     const saltBytes = keyBytes(salt, 'salt', HKDF_BYTES);
     const infoBytes = keyBytes(info, 'info', HKDF_BYTES);
-    if (typeof keylen !== 'number') throw argType('length', 'of type number', keylen);
+    if (typeof keylen !== 'number') throw invalidArgType('length', 'of type number', keylen);
     if (!isInteger(keylen)) throw outOfRange('length', 'an integer', keylen);
     if (keylen < 0 || keylen > 4294967296) throw outOfRange('length', '>= 0 && <= 4294967296', keylen);
     if (typedArrayCount(infoBytes) > 1024) {
@@ -668,7 +624,7 @@
 
   function hkdfBits(a) {
     const kind = hmacKind(a[0]);
-    if (a[4] > 255 * kind.size) throw nodeError(RangeError, 'ERR_CRYPTO_INVALID_KEYLEN', 'Invalid key length');
+    if (a[4] > 255 * kind.size) throw nativeError(RangeErrorCtor, 'ERR_CRYPTO_INVALID_KEYLEN', 'Invalid key length');
     return typedArrayBuffer(engine.hkdf(kind, a[1], a[2], a[3], a[4]));
   }
 
@@ -694,7 +650,7 @@
   function refused(name) {
     return {
       [name]: function () {
-        throw nodeError(Error, 'ERR_SANDBOX_UNAVAILABLE', 'crypto.' + name + ' is not available in this sandbox: ' +
+        throw codedError(ErrorCtor, 'ERR_SANDBOX_UNAVAILABLE', 'crypto.' + name + ' is not available in this sandbox: ' +
           OFFER);
       },
     }[name];

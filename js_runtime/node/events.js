@@ -1,6 +1,6 @@
 // module: events
 // globals:
-// requires:
+// requires: internal/errors
 (function (host) {
   'use strict';
   // Node's EventEmitter, which code written for Node builds on (`class Job extends
@@ -36,61 +36,16 @@
   let defaultMaxListeners = 10;
   let captureRejections = false;
 
-  function codedError(Base, code, message) {
-    const error = new Base(message);
-    error.name = Base.name + ' [' + code + ']';
-    void error.stack; // the first stack line shows the code, as Node's does
-    delete error.name;
-    setPrototypeOf(error, codedPrototype(Base));
-    error.code = code;
-    return error;
-  }
-
-  const prototypes = { __proto__: null };
-  function codedPrototype(Base) {
-    let prototype = prototypes[Base.name];
-    if (prototype === undefined) {
-      prototype = create(Base.prototype, {
-        constructor: { value: Base, writable: true, configurable: true },
-        toString: {
-          value: function toString() { return this.name + ' [' + this.code + ']: ' + this.message; },
-          writable: true, configurable: true,
-        },
-      });
-      prototypes[Base.name] = prototype;
-    }
-    return prototype;
-  }
-
-  function received(value) {
-    if (value === null || value === undefined) return 'Received ' + value;
-    if (typeof value === 'function') return 'Received function ' + value.name;
-    if (typeof value === 'object') {
-      const ctor = value.constructor;
-      if (typeof ctor === 'function' && ctor.name) return 'Received an instance of ' + ctor.name;
-      return 'Received ' + host.inspect(value, { depth: -1 });
-    }
-    let shown = host.inspect(value);
-    if (shown.length > 28) shown = slice(shown, 0, 25) + '...';
-    return 'Received type ' + typeof value + ' (' + shown + ')';
-  }
-
-  // `expected` as Node words it: 'of type function', 'an instance of AbortSignal'.
-  function invalidType(name, expected, value) {
-    const what = name.indexOf('.') === -1 ? ' argument' : ' property';
-    return codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE',
-      'The "' + name + '"' + what + ' must be ' + expected + '. ' + received(value));
-  }
+  const { codedError, invalidArgType, outOfRange, AbortError } = host.require('internal/errors');
 
   function checkListener(listener) {
-    if (typeof listener !== 'function') throw invalidType('listener', 'of type function', listener);
+    if (typeof listener !== 'function') throw invalidArgType('listener', 'of type function', listener);
   }
 
   function checkCount(n, name) {
-    if (typeof n !== 'number') throw invalidType(name, 'of type number', n);
+    if (typeof n !== 'number') throw invalidArgType(name, 'of type number', n);
     if (n < 0 || isNaN(n)) {
-      throw codedError(RangeErrorCtor, 'ERR_OUT_OF_RANGE',
-        'The value of "' + name + '" is out of range. It must be >= 0. Received ' + host.inspect(n));
+      throw outOfRange(name, '>= 0', n);
     }
   }
 
@@ -122,7 +77,7 @@
     this._maxListeners = this._maxListeners || undefined;
     if (options != null && options.captureRejections) {
       if (typeof options.captureRejections !== 'boolean') {
-        throw invalidType('options.captureRejections', 'of type boolean', options.captureRejections);
+        throw invalidArgType('options.captureRejections', 'of type boolean', options.captureRejections);
       }
       this[kCapture] = true;
     } else {
@@ -412,16 +367,13 @@
   function checkOptions(options) {
     const signal = options == null ? undefined : options.signal;
     if (signal !== undefined && (signal === null || typeof signal !== 'object' || !('aborted' in signal))) {
-      throw invalidType('options.signal', 'an instance of AbortSignal', signal);
+      throw invalidArgType('options.signal', 'an instance of AbortSignal', signal);
     }
     return signal;
   }
 
   function abortError(signal) {
-    const error = new ErrorCtor('The operation was aborted', { cause: signal.reason });
-    error.code = 'ABORT_ERR';
-    error.name = 'AbortError';
-    return error;
+    return new AbortError(undefined, { cause: signal.reason });
   }
 
   // Listens on an EventEmitter or an EventTarget.
@@ -432,7 +384,7 @@
     } else if (typeof emitter.addEventListener === 'function') {
       emitter.addEventListener(name, listener, { once });
     } else {
-      throw invalidType('emitter', 'an instance of EventEmitter or EventTarget', emitter);
+      throw invalidArgType('emitter', 'an instance of EventEmitter or EventTarget', emitter);
     }
   }
 
@@ -526,12 +478,12 @@
 
   function getEventListeners(emitter, name) {
     if (typeof emitter.listeners === 'function') return emitter.listeners(name);
-    throw invalidType('emitter', 'an instance of EventEmitter or EventTarget', emitter);
+    throw invalidArgType('emitter', 'an instance of EventEmitter or EventTarget', emitter);
   }
 
   function getMaxListeners(emitter) {
     if (typeof emitter.getMaxListeners === 'function') return maxListenersOf(emitter);
-    throw invalidType('emitter', 'an instance of EventEmitter or EventTarget', emitter);
+    throw invalidArgType('emitter', 'an instance of EventEmitter or EventTarget', emitter);
   }
 
   function setMaxListeners(n = defaultMaxListeners, ...targets) {
@@ -545,13 +497,13 @@
       if (target !== null && typeof target === 'object' && typeof target.setMaxListeners === 'function') {
         target.setMaxListeners(n);
       } else {
-        throw invalidType('eventTargets', 'an instance of EventEmitter or EventTarget', target);
+        throw invalidArgType('eventTargets', 'an instance of EventEmitter or EventTarget', target);
       }
     }
   }
 
   function addAbortListener(signal, listener) {
-    if (signal === undefined) throw invalidType('signal', 'an instance of AbortSignal', signal);
+    if (signal === undefined) throw invalidArgType('signal', 'an instance of AbortSignal', signal);
     checkListener(listener);
     let removed = false;
     const remove = () => {
@@ -583,7 +535,7 @@
   defineProperty(EventEmitter, 'captureRejections', {
     get: () => captureRejections,
     set: (value) => {
-      if (typeof value !== 'boolean') throw invalidType('EventEmitter.captureRejections', 'of type boolean', value);
+      if (typeof value !== 'boolean') throw invalidArgType('EventEmitter.captureRejections', 'of type boolean', value);
       captureRejections = value;
       defineProperty(proto, kCapture, { value, writable: true });
     },

@@ -1,6 +1,6 @@
 // module: fs
 // globals:
-// requires: buffer path
+// requires: buffer path internal/errors
 (function (host) {
   'use strict';
   // Node's fs, read-only, over the data folder the operator shared (and nothing else): paths are
@@ -11,6 +11,7 @@
   // folder is read-only. Without a data folder every call fails saying how data reaches the code.
   const { Buffer } = host.require('buffer');
   const path = host.require('path');
+  const { nativeError, systemError } = host.require('internal/errors');
   const fsHost = host.fs;
   const PromiseCtor = Promise;
   const ErrorCtor = Error;
@@ -31,18 +32,12 @@
   };
 
   function fsError(code, syscall, name, advice) {
-    const error = new ErrorCtor(code + ': ' + DESCRIPTIONS[code] + ', ' + syscall + " '" + name + "'" +
-      (advice ? ' (' + advice + ')' : ''));
-    for (const [key, value] of [['errno', ERRNO[code]], ['code', code], ['syscall', syscall], ['path', name]]) {
-      defineProperty(error, key, { value, writable: true, configurable: true, enumerable: true });
-    }
-    return error;
+    return systemError(code, ERRNO[code], syscall, name, code + ': ' + DESCRIPTIONS[code] + ', ' + syscall + " '" +
+      name + "'" + (advice ? ' (' + advice + ')' : ''));
   }
 
   function sandboxError(code, message) {
-    const error = new ErrorCtor(message);
-    defineProperty(error, 'code', { value: code, writable: true, configurable: true, enumerable: true });
-    return error;
+    return nativeError(ErrorCtor, code, message);
   }
 
   function noFolder(syscall, name) {

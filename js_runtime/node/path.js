@@ -1,6 +1,6 @@
 // module: path
 // globals:
-// requires:
+// requires: internal/errors
 (function (host) {
   'use strict';
   // Node's path module for POSIX paths, with the sandbox's working directory `/` (what
@@ -16,44 +16,7 @@
   const SLASH = 47;
   const DOT = 46;
 
-  function codedError(Base, code, message) {
-    const error = new Base(message);
-    error.name = Base.name + ' [' + code + ']';
-    void error.stack; // the first stack line shows the code, as Node's does
-    delete error.name;
-    setPrototypeOf(error, codedPrototype(Base));
-    error.code = code;
-    return error;
-  }
-
-  const prototypes = { __proto__: null };
-  function codedPrototype(Base) {
-    let prototype = prototypes[Base.name];
-    if (prototype === undefined) {
-      prototype = create(Base.prototype, {
-        constructor: { value: Base, writable: true, configurable: true },
-        toString: {
-          value: function toString() { return this.name + ' [' + this.code + ']: ' + this.message; },
-          writable: true, configurable: true,
-        },
-      });
-      prototypes[Base.name] = prototype;
-    }
-    return prototype;
-  }
-
-  function received(value) {
-    if (value === null || value === undefined) return 'Received ' + value;
-    if (typeof value === 'function') return 'Received function ' + value.name;
-    if (typeof value === 'object') {
-      const ctor = value.constructor;
-      if (typeof ctor === 'function' && ctor.name) return 'Received an instance of ' + ctor.name;
-      return 'Received ' + host.inspect(value, { depth: -1 });
-    }
-    let shown = host.inspect(value);
-    if (shown.length > 28) shown = slice(shown, 0, 25) + '...';
-    return 'Received type ' + typeof value + ' (' + shown + ')';
-  }
+  const { invalidArgType } = host.require('internal/errors');
 
   // Arrays the module fills have no prototype, so that indexed accessors the code may have put on
   // Array.prototype never see their writes.
@@ -63,8 +26,7 @@
 
   function checkString(value, name) {
     if (typeof value !== 'string') {
-      throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE',
-        'The "' + name + '" argument must be of type string. ' + received(value));
+      throw invalidArgType(name, 'of type string', value);
     }
   }
 
@@ -248,8 +210,7 @@
 
   function format(pathObject) {
     if (pathObject === null || typeof pathObject !== 'object') {
-      throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE',
-        'The "pathObject" argument must be of type object. ' + received(pathObject));
+      throw invalidArgType('pathObject', 'of type object', pathObject);
     }
     const dir = pathObject.dir || pathObject.root;
     const ext = pathObject.ext;

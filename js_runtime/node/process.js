@@ -1,6 +1,6 @@
 // module: process
 // globals: process
-// requires: events buffer
+// requires: events buffer internal/errors
 (function (host) {
   'use strict';
   // Node's `process`, for the parts that are pure computation or that the sandbox can answer honestly:
@@ -19,10 +19,11 @@
   const queueMicrotask = host.global('queueMicrotask');
   const NODE_VERSION = '20.0.0';
 
+  const { nativeError, invalidArgType } = host.require('internal/errors');
+
+  // The sandbox's own refusals: an Error with a `code`, as Node's C++ errors are.
   function sandboxError(code, message) {
-    const error = new ErrorCtor(message);
-    defineProperty(error, 'code', { value: code, writable: true, configurable: true, enumerable: true });
-    return error;
+    return nativeError(ErrorCtor, code, message);
   }
 
   function stream(name, fd) {
@@ -156,10 +157,7 @@
     if (options === null || typeof options !== 'object') options = { type, code };
     const isError = warning instanceof Error;
     if (!isError && typeof warning !== 'string') {
-      const error = new TypeError('The "warning" argument must be of type string or an instance of Error. ' +
-        'Received ' + host.inspect(warning));
-      error.code = 'ERR_INVALID_ARG_TYPE';
-      throw error;
+      throw invalidArgType('warning', 'of type string or an instance of Error', warning);
     }
     const name = isError ? warning.name : (typeof options.type === 'string' ? options.type : 'Warning');
     const message = isError ? warning.message : warning;

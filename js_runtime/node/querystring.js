@@ -1,6 +1,6 @@
 // module: querystring
 // globals:
-// requires: buffer
+// requires: buffer internal/errors
 (function (host) {
   'use strict';
   // Node's querystring: `a=1&a=2&b` into { a: ['1', '2'], b: '' } (an object without a
@@ -19,6 +19,7 @@
   const decodeComponent = decodeURIComponent;
   const StringCtor = String;
   const URIErrorCtor = URIError;
+  const { codedError } = host.require('internal/errors');
   const MathAbs = Math.abs;
 
   function escape(str) {
@@ -26,19 +27,7 @@
     try {
       return encodeComponent(str);
     } catch {
-      const error = new URIErrorCtor('URI malformed');
-      error.name = 'URIError [ERR_INVALID_URI]';
-      void error.stack; // the first stack line shows the code, as Node's does
-      delete error.name;
-      setPrototypeOf(error, create(URIErrorCtor.prototype, {
-        constructor: { value: URIErrorCtor, writable: true, configurable: true },
-        toString: {
-          value: function toString() { return this.name + ' [' + this.code + ']: ' + this.message; },
-          writable: true, configurable: true,
-        },
-      }));
-      error.code = 'ERR_INVALID_URI';
-      throw error;
+      throw codedError(URIErrorCtor, 'ERR_INVALID_URI', 'URI malformed');
     }
   }
 

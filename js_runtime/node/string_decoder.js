@@ -1,6 +1,6 @@
 // module: string_decoder
 // globals:
-// requires: buffer
+// requires: buffer internal/errors
 (function (host) {
   'use strict';
   // Node's StringDecoder: text from bytes that arrive in pieces, holding back the bytes of a
@@ -29,34 +29,7 @@
   const TypeErrorCtor = TypeError;
   const kState = Symbol('kNativeDecoder');
 
-  function codedError(Base, code, message) {
-    const error = new Base(message);
-    error.name = Base.name + ' [' + code + ']';
-    void error.stack; // the first stack line shows the code, as Node's does
-    delete error.name;
-    setPrototypeOf(error, create(Base.prototype, {
-      constructor: { value: Base, writable: true, configurable: true },
-      toString: {
-        value: function toString() { return this.name + ' [' + this.code + ']: ' + this.message; },
-        writable: true, configurable: true,
-      },
-    }));
-    error.code = code;
-    return error;
-  }
-
-  function received(value) {
-    if (value === null || value === undefined) return 'Received ' + value;
-    if (typeof value === 'function') return 'Received function ' + value.name;
-    if (typeof value === 'object') {
-      const ctor = value.constructor;
-      if (typeof ctor === 'function' && ctor.name) return 'Received an instance of ' + ctor.name;
-      return 'Received ' + host.inspect(value, { depth: -1 });
-    }
-    let shown = host.inspect(value);
-    if (shown.length > 28) shown = stringSlice(shown, 0, 25) + '...';
-    return 'Received type ' + typeof value + ' (' + shown + ')';
-  }
+  const { invalidArgType, unknownEncoding } = host.require('internal/errors');
 
   const ENCODINGS = {
     __proto__: null,
@@ -104,7 +77,7 @@
   function StringDecoder(encoding) {
     const name = encodingOf(encoding);
     if (name === undefined) {
-      throw codedError(TypeErrorCtor, 'ERR_UNKNOWN_ENCODING', 'Unknown encoding: ' + encoding);
+      throw unknownEncoding(encoding);
     }
     this.encoding = name;
     // The bytes held back (up to 4), how many of them there are and how many are missing.
@@ -165,8 +138,7 @@
   proto.write = function write(buf) {
     if (typeof buf === 'string') return buf;
     if (!isView(buf)) {
-      throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "buf" argument must be an instance of Buffer, ' +
-        'TypedArray, or DataView. ' + received(buf));
+      throw invalidArgType('buf', 'an instance of Buffer, TypedArray, or DataView', buf);
     }
     return decode(this, buf);
   };

@@ -1,6 +1,6 @@
 // module: url
 // globals:
-// requires: querystring path
+// requires: querystring path internal/errors
 (function (host) {
   'use strict';
   // Node's url module: URL and URLSearchParams are the runtime's web globals; fileURLToPath and
@@ -32,39 +32,7 @@
   const MathFloor = Math.floor;
   const NumberCtor = Number;
 
-  function codedError(Base, code, message) {
-    const error = new Base(message);
-    error.name = Base.name + ' [' + code + ']';
-    void error.stack; // the first stack line shows the code, as Node's does
-    delete error.name;
-    setPrototypeOf(error, create(Base.prototype, {
-      constructor: { value: Base, writable: true, configurable: true },
-      toString: {
-        value: function toString() { return this.name + ' [' + this.code + ']: ' + this.message; },
-        writable: true, configurable: true,
-      },
-    }));
-    error.code = code;
-    return error;
-  }
-
-  function received(value) {
-    if (value === null || value === undefined) return 'Received ' + value;
-    if (typeof value === 'function') return 'Received function ' + value.name;
-    if (typeof value === 'object') {
-      const ctor = value.constructor;
-      if (typeof ctor === 'function' && ctor.name) return 'Received an instance of ' + ctor.name;
-      return 'Received ' + host.inspect(value, { depth: -1 });
-    }
-    let shown = host.inspect(value);
-    if (shown.length > 28) shown = stringSlice(shown, 0, 25) + '...';
-    return 'Received type ' + typeof value + ' (' + shown + ')';
-  }
-
-  function invalidType(name, expected, value) {
-    return codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" argument must be ' + expected + '. ' +
-      received(value));
-  }
+  const { codedError, invalidArgType } = host.require('internal/errors');
 
   function invalidUrl(input) {
     const error = codedError(TypeErrorCtor, 'ERR_INVALID_URL', 'Invalid URL');
@@ -330,7 +298,7 @@
   }
 
   Url.prototype.parse = function parse(input, parseQueryString, slashesDenoteHost) {
-    if (typeof input !== 'string') throw invalidType('url', 'of type string', input);
+    if (typeof input !== 'string') throw invalidArgType('url', 'of type string', input);
     // Trim, and turn backslashes before the query or fragment into slashes, as browsers do.
     let start = 0;
     let end = input.length;
@@ -812,14 +780,14 @@
     if (typeof urlObject === 'string') {
       urlObject = urlParse(urlObject);
     } else if (typeof urlObject !== 'object' || urlObject === null) {
-      throw invalidType('urlObject', 'one of type object or string', urlObject);
+      throw invalidArgType('urlObject', 'one of type object or string', urlObject);
     } else if (isWebURL(urlObject)) {
       let fragment = true;
       let unicode = false;
       let search = true;
       let auth = true;
       if (options !== undefined) {
-        if (options === null || typeof options !== 'object') throw invalidType('options', 'of type object', options);
+        if (options === null || typeof options !== 'object') throw invalidArgType('options', 'of type object', options);
         if (options.fragment != null) fragment = Boolean(options.fragment);
         if (options.unicode != null) unicode = Boolean(options.unicode);
         if (options.search != null) search = Boolean(options.search);
@@ -847,7 +815,7 @@
     let target = input;
     if (typeof input === 'string') target = new URLClass(input);
     else if (!isURL(input)) {
-      throw invalidType('path', 'of type string or an instance of URL', input);
+      throw invalidArgType('path', 'of type string or an instance of URL', input);
     }
     if (target.protocol !== 'file:') {
       throw codedError(TypeErrorCtor, 'ERR_INVALID_URL_SCHEME', 'The URL must be of scheme file');
@@ -870,7 +838,7 @@
     63: '%3F' };
 
   function pathToFileURL(filepath) {
-    if (typeof filepath !== 'string') throw invalidType('path', 'of type string', filepath);
+    if (typeof filepath !== 'string') throw invalidArgType('path', 'of type string', filepath);
     let resolved = path.resolve(filepath);
     // resolve() drops a trailing slash, which a directory's URL keeps.
     if (charCodeAt(filepath, filepath.length - 1) === 47 && resolved[resolved.length - 1] !== '/') resolved += '/';

@@ -1,6 +1,6 @@
 // module: util
 // globals:
-// requires: internal/util/comparisons buffer
+// requires: internal/util/comparisons buffer internal/errors
 (function (host) {
   'use strict';
   // Node's util module. format and inspect are the runtime's own (what console.log uses),
@@ -52,58 +52,14 @@
   const PromisePrototype = Promise.prototype;
   const comparisons = host.require('internal/util/comparisons');
 
-  function codedError(Base, code, message) {
-    const error = new Base(message);
-    error.name = Base.name + ' [' + code + ']';
-    void error.stack; // the first stack line shows the code, as Node's does
-    delete error.name;
-    setPrototypeOf(error, codedPrototype(Base));
-    error.code = code;
-    return error;
-  }
-
-  const prototypes = { __proto__: null };
-  function codedPrototype(Base) {
-    let prototype = prototypes[Base.name];
-    if (prototype === undefined) {
-      prototype = create(Base.prototype, {
-        constructor: { value: Base, writable: true, configurable: true },
-        toString: {
-          value: function toString() { return this.name + ' [' + this.code + ']: ' + this.message; },
-          writable: true, configurable: true,
-        },
-      });
-      prototypes[Base.name] = prototype;
-    }
-    return prototype;
-  }
-
-  function received(value) {
-    if (value === null || value === undefined) return 'Received ' + value;
-    if (typeof value === 'function') return 'Received function ' + value.name;
-    if (typeof value === 'object') {
-      const ctor = value.constructor;
-      if (typeof ctor === 'function' && ctor.name) return 'Received an instance of ' + ctor.name;
-      return 'Received ' + host.inspect(value, { depth: -1 });
-    }
-    let shown = host.inspect(value);
-    if (shown.length > 28) shown = stringSlice(shown, 0, 25) + '...';
-    return 'Received type ' + typeof value + ' (' + shown + ')';
-  }
-
-  function invalidType(name, type, value) {
-    const subject = name === 'last argument' ? 'The last argument' :
-      'The "' + name + '"' + (name.indexOf('.') === -1 ? ' argument' : ' property');
-    return codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', subject + ' must be of type ' + type + '. ' +
-      received(value));
-  }
+  const { codedError, invalidArgType, invalidArgValue } = host.require('internal/errors');
 
   function checkFunction(value, name) {
-    if (typeof value !== 'function') throw invalidType(name, 'function', value);
+    if (typeof value !== 'function') throw invalidArgType(name, 'of type function', value);
   }
 
   function checkObject(value, name) {
-    if (value === null || typeof value !== 'object') throw invalidType(name, 'object', value);
+    if (value === null || typeof value !== 'object') throw invalidArgType(name, 'of type object', value);
   }
 
   // ---- inspect and format.
@@ -407,9 +363,11 @@
   }
 
   function inherits(ctor, superCtor) {
-    if (ctor === undefined || ctor === null) throw invalidType('ctor', 'function', ctor);
-    if (superCtor === undefined || superCtor === null) throw invalidType('superCtor', 'function', superCtor);
-    if (superCtor.prototype === undefined) throw invalidType('superCtor.prototype', 'object', superCtor.prototype);
+    if (ctor === undefined || ctor === null) throw invalidArgType('ctor', 'of type function', ctor);
+    if (superCtor === undefined || superCtor === null) throw invalidArgType('superCtor', 'of type function', superCtor);
+    if (superCtor.prototype === undefined) {
+      throw invalidArgType('superCtor.prototype', 'of type object', superCtor.prototype);
+    }
     defineProperty(ctor, 'super_', { value: superCtor, writable: true, configurable: true });
     setPrototypeOf(ctor.prototype, superCtor.prototype);
   }
@@ -421,7 +379,7 @@
   }
 
   function deprecate(fn, msg, code) {
-    if (code !== undefined && typeof code !== 'string') throw invalidType('code', 'string', code);
+    if (code !== undefined && typeof code !== 'string') throw invalidArgType('code', 'of type string', code);
     let warned = false;
     function deprecated(...args) {
       if (!warned) {
@@ -472,7 +430,7 @@
   // ended by BEL or ESC \).
   const ANSI = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[\u001b\u009b][[\]()#;?]*(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]/g;
   function stripVTControlCharacters(str) {
-    if (typeof str !== 'string') throw invalidType('str', 'string', str);
+    if (typeof str !== 'string') throw invalidArgType('str', 'of type string', str);
     // RegExp.prototype[Symbol.replace] would look up `exec` on the expression: match by hand.
     let out = '';
     let last = 0;
@@ -486,12 +444,11 @@
   }
 
   function styleText(format, text) {
-    if (typeof text !== 'string') throw invalidType('text', 'string', text);
+    if (typeof text !== 'string') throw invalidArgType('text', 'of type string', text);
     const formats = isArray(format) ? format : [format];
     for (let i = 0; i < formats.length; i++) {
       if (colors[formats[i]] === undefined) {
-        throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_VALUE', "The argument 'format' must be one of: '" +
-          join(colorNames, "', '") + "'. Received " + host.inspect(formats[i]));
+        throw invalidArgValue('format', formats[i], "must be one of: '" + join(colorNames, "', '") + "'");
       }
     }
     // The sandbox's output is not a terminal: Node 20 writes no codes for one format there,
@@ -514,7 +471,7 @@
   }
 
   function checkBoolean(value, name) {
-    if (typeof value !== 'boolean') throw invalidType(name, 'boolean', value);
+    if (typeof value !== 'boolean') throw invalidArgType(name, 'of type boolean', value);
   }
 
   function checkOptions(options) {
@@ -526,15 +483,13 @@
       checkObject(config, 'options.' + name);
       const type = config.type;
       if (type !== 'string' && type !== 'boolean') {
-        throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "options.' + name + '.type" property must be ' +
-          "('string|boolean'). " + received(type));
+        throw invalidArgType('options.' + name + '.type', "('string|boolean')", type);
       }
       if (hasOwn(config, 'short')) {
         const short = config.short;
-        if (typeof short !== 'string') throw invalidType('options.' + name + '.short', 'string', short);
+        if (typeof short !== 'string') throw invalidArgType('options.' + name + '.short', 'of type string', short);
         if (short.length !== 1) {
-          throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_VALUE', "The property 'options." + name + ".short' must " +
-            'be a single character. Received ' + host.inspect(short));
+          throw invalidArgValue('options.' + name + '.short', short, 'must be a single character');
         }
       }
       if (hasOwn(config, 'multiple')) checkBoolean(config.multiple, 'options.' + name + '.multiple');
@@ -543,14 +498,13 @@
         const where = 'options.' + name + '.default';
         if (config.multiple) {
           if (!isArray(value)) {
-            throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "' + where + '" property must be an ' +
-              'instance of Array. ' + received(value));
+            throw invalidArgType(where, 'an instance of Array', value);
           }
           for (let j = 0; j < value.length; j++) {
-            if (typeof value[j] !== type) throw invalidType(where + '[' + j + ']', type, value[j]);
+            if (typeof value[j] !== type) throw invalidArgType(where + '[' + j + ']', 'of type ' + type, value[j]);
           }
         } else if (typeof value !== type) {
-          throw invalidType(where, type, value);
+          throw invalidArgType(where, 'of type ' + type, value);
         }
       }
     }
@@ -661,8 +615,7 @@
     const returnTokens = config.tokens === undefined ? false : config.tokens;
     const options = config.options === undefined ? {} : config.options;
     if (!isArray(args)) {
-      throw codedError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "args" argument must be an instance of Array. ' +
-        received(args));
+      throw invalidArgType('args', 'an instance of Array', args);
     }
     checkBoolean(strict, 'strict');
     checkBoolean(allowPositionals, 'allowPositionals');

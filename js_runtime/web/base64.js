@@ -1,4 +1,5 @@
 // globals: atob btoa
+// requires: internal/errors
 (function (host) {
   'use strict';
   // atob/btoa as Node 20 has them: the HTML standard's forgiving-base64 decode (ASCII
@@ -25,13 +26,9 @@
     return new DOMException(message, name);
   }
 
+  const { codedError } = host.require('internal/errors');
   function missingInput() {
-    const error = new TypeErrorCtor('The "input" argument must be specified');
-    error.name = 'TypeError [ERR_MISSING_ARGS]';
-    void error.stack; // V8 formats the header now, with the code in it as Node shows it
-    delete error.name;
-    error.code = 'ERR_MISSING_ARGS';
-    return error;
+    return codedError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "input" argument must be specified');
   }
 
   function invalid(message) {

@@ -1,4 +1,5 @@
 // globals: crypto Crypto SubtleCrypto CryptoKey
+// requires: internal/errors
 (function (host) {
   'use strict';
   // The Web Crypto API's pure parts: getRandomValues and randomUUID from a ChaCha20 stream
@@ -49,28 +50,20 @@
     return new DOMException(message, name);
   }
 
-  function nodeError(Ctor, code, message) {
-    const error = new Ctor(message);
-    error.name = Ctor.name + ' [' + code + ']';
-    void error.stack; // V8 formats the header now, with the code in it as Node shows it
-    delete error.name;
-    error.code = code;
-    return error;
-  }
-
-  function invalidThis(type) {
-    return nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type ' + type);
-  }
+  // Node's coded errors: Node's WebIDL layer throws the native kind (the code only a property), its crypto code
+  // the JavaScript kind (the code in the stack and in String(error)).
+  const TypeErrorCtor = TypeError;
+  const { codedError, nativeError, invalidArgValue, invalidThis } = host.require('internal/errors');
 
   function missingArgs(method, owner, needed, given) {
-    return nodeError(TypeError, 'ERR_MISSING_ARGS', "Failed to execute '" + method + "' on '" + owner + "': " +
+    return nativeError(TypeErrorCtor, 'ERR_MISSING_ARGS', "Failed to execute '" + method + "' on '" + owner + "': " +
       needed + ' argument' + (needed === 1 ? '' : 's') + ' required, but only ' + given + ' present.');
   }
 
   const ORDINALS = ['1st', '2nd', '3rd', '4th', '5th'];
 
   function argumentError(code, method, index, text) {
-    return nodeError(TypeError, code, "Failed to execute '" + method + "' on 'SubtleCrypto': " + ORDINALS[index] +
+    return nativeError(TypeErrorCtor, code, "Failed to execute '" + method + "' on 'SubtleCrypto': " + ORDINALS[index] +
       ' argument' + (text[0] === ',' ? '' : ' ') + text);
   }
 
@@ -519,7 +512,7 @@
   }
 
   function missingOption(dictionary, member) {
-    return nodeError(TypeError, 'ERR_MISSING_OPTION', "Failed to normalize algorithm: passed algorithm can not be " +
+    return nativeError(TypeErrorCtor, 'ERR_MISSING_OPTION', "Failed to normalize algorithm: passed algorithm can not be " +
       "converted to '" + dictionary + "' because '" + member + "' is required in '" + dictionary + "'.");
   }
 
@@ -556,11 +549,11 @@
     if (value === undefined) return undefined;
     const number = +value;
     if (!isFiniteFn(number)) {
-      throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', memberPrefix(dictionary, key) + 'is not a finite number.');
+      throw nativeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', memberPrefix(dictionary, key) + 'is not a finite number.');
     }
     const integer = trunc(number) + 0;
     if (integer < 0 || integer > 4294967295) {
-      throw nodeError(TypeError, 'ERR_OUT_OF_RANGE', memberPrefix(dictionary, key) +
+      throw nativeError(TypeErrorCtor, 'ERR_OUT_OF_RANGE', memberPrefix(dictionary, key) +
         'is outside the expected range of 0 to 4294967295.');
     }
     return integer;
@@ -569,7 +562,7 @@
   function bytesMember(algorithm, dictionary, key) {
     const bytes = copyOf(member(algorithm, dictionary, key, true));
     if (bytes === undefined) {
-      throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', memberPrefix(dictionary, key) +
+      throw nativeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', memberPrefix(dictionary, key) +
         'is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.');
     }
     return bytes;
@@ -590,7 +583,7 @@
         typeof value[ITERATOR] !== 'function') {
       const text = 'can not be converted to sequence.';
       throw what === undefined ? argumentError('ERR_INVALID_ARG_TYPE', method, index, text) :
-        nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', "Failed to execute '" + method + "' on 'SubtleCrypto': " + what +
+        nativeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', "Failed to execute '" + method + "' on 'SubtleCrypto': " + what +
           ' ' + text);
     }
     const items = [];
@@ -646,7 +639,7 @@
     #slot;
 
     constructor() {
-      if (arguments[0] !== token) throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
+      if (arguments[0] !== token) throw codedError(TypeErrorCtor, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
       this.#slot = arguments[1];
     }
 
@@ -839,7 +832,7 @@
 
   class SubtleCrypto {
     constructor() {
-      if (arguments[0] !== token) throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
+      if (arguments[0] !== token) throw codedError(TypeErrorCtor, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
     }
   }
 
@@ -889,8 +882,7 @@
     const params = hmacParams(normalized, 'HmacKeyGenParams');
     const length = params.length === undefined ? params.kind.block * 8 : params.length;
     if (length % 8 !== 0) {
-      throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The property 'algorithm.length' must be a multiple of 8. " +
-        'Received ' + length);
+      throw invalidArgValue('algorithm.length', length, 'must be a multiple of 8');
     }
     onlyUsages(usages, ' sign verify ', 'an HMAC');
     if (length === 0) throw domException('The operation failed for an operation-specific reason', 'OperationError');
@@ -972,7 +964,7 @@
 
   class Crypto {
     constructor() {
-      if (arguments[0] !== token) throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
+      if (arguments[0] !== token) throw codedError(TypeErrorCtor, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
     }
 
     get subtle() {

@@ -1,4 +1,5 @@
 // globals: DOMException
+// requires: internal/errors
 (function (host) {
   'use strict';
   // Web IDL's DOMException: an Error (instanceof and Error.isError both hold, so console.log
@@ -17,10 +18,10 @@
   const codes = { __proto__: null };
   for (let i = 0; i < NAMES.length; i++) if (NAMES[i] !== '') codes[NAMES[i] + 'Error'] = i + 1;
 
+  // Node's DOMException throws its own shape of coded error (internal/errors' perContextError).
+  const { perContextError } = host.require('internal/errors');
   function invalidThis() {
-    const error = new TypeErrorCtor('Value of "this" must be of DOMException');
-    error.code = 'ERR_INVALID_THIS';
-    return error;
+    return perContextError(TypeErrorCtor, 'ERR_INVALID_THIS', 'Value of "this" must be of DOMException');
   }
 
   class DOMException extends Error {
@@ -49,18 +50,23 @@
       if (hasCause) defineProperty(this, 'cause', { value: cause, writable: true, configurable: true });
     }
 
+    // A primitive `this` fails the check too (`#name in 1` would throw a TypeError of its own).
+    static #is(value) {
+      return (typeof value === 'object' && value !== null || typeof value === 'function') && #name in value;
+    }
+
     get name() {
-      if (!(#name in this)) throw invalidThis();
+      if (!DOMException.#is(this)) throw invalidThis();
       return this.#name;
     }
 
     get message() {
-      if (!(#name in this)) throw invalidThis();
+      if (!DOMException.#is(this)) throw invalidThis();
       return this.#message;
     }
 
     get code() {
-      if (!(#name in this)) throw invalidThis();
+      if (!DOMException.#is(this)) throw invalidThis();
       return codes[this.#name] || 0;
     }
   }

@@ -1,4 +1,5 @@
 // globals: TextEncoder TextDecoder
+// requires: internal/errors
 (function (host) {
   'use strict';
   // TextEncoder and TextDecoder of the Encoding Standard for UTF-8, UTF-16LE/BE and
@@ -22,33 +23,9 @@
     Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : undefined;
   const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
-  function nodeError(Ctor, code, message) {
-    const error = new Ctor(message);
-    error.name = Ctor.name + ' [' + code + ']';
-    void error.stack; // V8 formats the header now, with the code in it as Node shows it
-    delete error.name;
-    error.code = code;
-    return error;
-  }
-
-  // Node's description of a wrong argument, as ERR_INVALID_ARG_TYPE messages end.
-  function received(value) {
-    if (value === null || value === undefined) return ' Received ' + value;
-    if (typeof value === 'function') return ' Received function ' + value.name;
-    if (typeof value === 'object') {
-      const ctor = value.constructor;
-      if (typeof ctor === 'function' && ctor.name) return ' Received an instance of ' + ctor.name;
-      return ' Received [Object: null prototype]' + (Object.keys(value).length === 0 ? ' {}' : '');
-    }
-    let shown = typeof value === 'bigint' ? value + 'n' : Object.is(value, -0) ? '-0' : String(value);
-    if (shown.length > 28) shown = shown.slice(0, 25) + '...';
-    if (typeof value === 'string') shown = shown.indexOf("'") === -1 ? "'" + shown + "'" : '"' + shown + '"';
-    return ' Received type ' + typeof value + ' (' + shown + ')';
-  }
-
-  function invalidThis(type) {
-    return nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type ' + type);
-  }
+  const TypeErrorCtor = TypeError;
+  const RangeErrorCtor = RangeError;
+  const { codedError, nativeError, invalidArgType, invalidThis } = host.require('internal/errors');
 
   // Labels of the Encoding Standard for the encodings supported here, by encoding name.
   const LABELS = {
@@ -142,8 +119,7 @@
       if (!(this instanceof TextEncoder)) throw invalidThis('TextEncoder');
       src = `${src}`;
       if (!isView(dest) || typedArrayTag.call(dest) !== 'Uint8Array') {
-        throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE',
-          'The "dest" argument must be an instance of Uint8Array.' + received(dest));
+        throw invalidArgType('dest', 'an instance of Uint8Array', dest);
       }
       const counts = encodeUtf8(src, dest);
       return { read: counts[0], written: counts[1] };
@@ -173,7 +149,7 @@
         return new Uint8ArrayCtor(input);
       } catch {}
     }
-    throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE',
+    throw nativeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE',
       'The "list" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.');
   }
 
@@ -190,7 +166,7 @@
   function invalidData(state) {
     state.pending = EMPTY;
     state.bomSeen = false;
-    return nodeError(TypeError, 'ERR_ENCODING_INVALID_ENCODED_DATA',
+    return nativeError(TypeErrorCtor, 'ERR_ENCODING_INVALID_ENCODED_DATA',
       'The encoded data was not valid for encoding ' + state.encoding);
   }
 
@@ -299,12 +275,11 @@
     constructor(encoding = 'utf-8', options = {}) {
       encoding = `${encoding}`;
       if (options !== null && typeof options !== 'object' && typeof options !== 'function') {
-        throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE',
-          'The "options" argument must be of type object.' + received(options));
+        throw invalidArgType('options', 'of type object', options);
       }
       const name = encodings[encoding.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '').toLowerCase()];
       if (name === undefined) {
-        throw nodeError(RangeError, 'ERR_ENCODING_NOT_SUPPORTED', 'The "' + encoding + '" encoding is not supported');
+        throw codedError(RangeErrorCtor, 'ERR_ENCODING_NOT_SUPPORTED', 'The "' + encoding + '" encoding is not supported');
       }
       const fatal = options !== null && !!options.fatal;
       const ignoreBOM = options !== null && !!options.ignoreBOM;

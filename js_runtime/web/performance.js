@@ -1,4 +1,5 @@
 // globals: performance Performance PerformanceEntry PerformanceMark PerformanceMeasure
+// requires: internal/errors
 (function (host) {
   'use strict';
   // High-resolution time as the sandbox can give it: performance.now() counts milliseconds
@@ -17,24 +18,16 @@
     return new DOMException(message, name);
   }
 
-  function nodeError(Ctor, code, message) {
-    const error = new Ctor(message);
-    error.name = Ctor.name + ' [' + code + ']';
-    void error.stack; // V8 formats the header now, with the code in it as Node shows it
-    delete error.name;
-    error.code = code;
-    return error;
-  }
+  const TypeErrorCtor = TypeError;
+  const { codedError, invalidArgType } = host.require('internal/errors');
 
   function illegal() {
-    return nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
+    return codedError(TypeErrorCtor, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
   }
 
   function checkThis(value) {
     if (value !== performance) {
-      throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "this" argument must be an instance of Performance.' +
-        (value === null || typeof value !== 'object' ? ' Received ' + typeof value : ' Received an instance of ' +
-          (value.constructor && value.constructor.name || 'Object')));
+      throw invalidArgType('this', 'an instance of Performance', value);
     }
   }
 
@@ -44,7 +37,7 @@
   }
 
   function missingName() {
-    return nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
+    return codedError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
   }
 
   let detailOf;

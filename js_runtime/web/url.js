@@ -1,4 +1,5 @@
 // globals: URL URLSearchParams
+// requires: internal/errors
 // Why: models parse and build URLs (query strings above all) and must get the answers browsers and Node give.
 // The WHATWG URL Standard (parser, serializers, URL and URLSearchParams) as Node 20 implements it; where Node
 // departs from the standard (see the tests) the standard wins, except the port setter, which follows Node.
@@ -19,17 +20,13 @@
   const INSPECT = Symbol.for('nodejs.util.inspect.custom'), ITER = Symbol.iterator, TAG = Symbol.toStringTag;
   const HEX = '0123456789ABCDEF';
 
-  // A TypeError shaped as Node's coded errors: `code` (and `input`, `base`) own properties, and unless `plain`
-  // (the URL constructor's error) the code in the stack's first line and in String(error).
+  // A TypeError as Node's coded errors are (internal/errors): `code` (and `input`, `base`) own properties, and
+  // unless `plain` (the URL constructor's error, which Node's C++ throws) the code in the stack's first line and in
+  // String(error).
+  const TE = TypeError;
+  const { codedError, nativeError, received } = host.require('internal/errors');
   function fail(code, msg, extra, plain) {
-    const e = new TypeError(msg);
-    if (!plain) {
-      defProp(e, 'name', { value: 'TypeError [' + code + ']', configurable: true });
-      e.stack;
-      delete e.name;
-      defProp(e, 'toString', { value() { return this.name + ' [' + code + ']: ' + this.message; }, configurable: true, writable: true });
-    }
-    e.code = code;
+    const e = (plain ? nativeError : codedError)(TE, code, msg);
     for (const k in extra) e[k] = extra[k];
     return e;
   }
@@ -653,14 +650,6 @@
     if (depth !== null) o.depth = depth - 1;
     return o;
   };
-  function received(v) {
-    if (v == null) return 'Received ' + v;
-    if (typeof v === 'function') return 'Received function ' + v.name;
-    if (typeof v === 'object') return 'Received an instance of ' + ctorName(v, 'Object');
-    let shown = typeof v === 'string' ? "'" + v + "'" : typeof v === 'bigint' ? v + 'n' : String(v);
-    if (shown.length > 28) shown = SL(shown, 0, 25) + '...';
-    return 'Received type ' + typeof v + ' (' + shown + ')';
-  }
 
   let paramsList, paramsLink, setQuery;
 

@@ -14,8 +14,8 @@ on a private copy of its stdout, one message a frame (:mod:`sandbox_server.sandb
 A specification is drawn as SVG first; that SVG goes through :func:`~sandbox_server.charts.sanitize_svg.checked_svg`
 (its exact size, and any ``<image>`` a specification smuggled past the first check) and gets a fallback font for
 text whose font is missing (:mod:`sandbox_server.charts.fonts`) before it becomes pixels. The
-parent enforces the time limit by killing this process; this process limits its own data size and dies with its
-parent.
+parent enforces the time limit by killing this process; this process limits its own data size, and keeps its stdout,
+dies with its parent and exits as every supervised child does (:mod:`sandbox_server.platform.child`).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from sandbox_server.charts.fonts import with_fallback_font
 from sandbox_server.charts.images import image_size
 from sandbox_server.charts.limits import GENERATED_SVG_BYTES, MIB, RenderError, RenderLimits
 from sandbox_server.charts.sanitize_svg import checked_svg
+from sandbox_server.platform import child
 from sandbox_server.sandbox.protocol import HEADER, ProtocolError, decode_frame, encode_frame, frame_length
 
 __all__ = ["WARM_UP_SPEC", "main", "render", "run_and_exit"]
@@ -133,22 +134,12 @@ def _send(out_fd: int, message: dict[str, Any]) -> None:
         data = data[os.write(out_fd, data) :]
 
 
-def _claim_stdout() -> int:
-    """Keep fd 1 for the protocol under a new number; whatever else writes to fd 1 (vl-convert's console) goes to
-    stderr."""
-    out_fd = os.dup(1)
-    os.dup2(2, 1)
-    return out_fd
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve render requests until the parent closes stdin; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     warm = "--no-warm" not in args
     limits = RenderLimits.from_args([arg for arg in args if arg != "--no-warm"])
-    out_fd = _claim_stdout()
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    platform.die_with_parent()
+    out_fd = child.begin_child()  # whatever else writes to fd 1 (vl-convert's console) goes to stderr
     platform.limit_data_size(limits.memory_mb * MIB)
     warm_ms = _warm_up() if warm else 0.0
     logger.info("render process %d ready (warm-up %.0f ms)", os.getpid(), warm_ms)
@@ -163,18 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_and_exit() -> None:
     """Run :func:`main` and leave without interpreter finalisation (vl-convert's runtime may block in it)."""
-    try:
-        status = main()
-    except SystemExit as exc:  # bad arguments
-        status = exc.code if isinstance(exc.code, int) else 2
-    except ProtocolError:
-        logger.exception("protocol failure")
-        status = 2
-    except BaseException:
-        logger.exception("the render process failed")
-        status = 1
-    sys.stderr.flush()
-    os._exit(status)
+    child.run_and_exit(main, what="the render process", protocol_errors=(ProtocolError,))
 
 
 if __name__ == "__main__":

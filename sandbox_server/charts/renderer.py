@@ -10,8 +10,9 @@ once if the chart is stopped, so the next chart does not wait for a fresh start 
 exists, kept for the next such chart.
 
 vl-convert carries its own V8, so it runs only in :mod:`sandbox_server.charts.render_worker`, never in this process.
-The parent enforces the time limit from outside (a render stuck in native code cannot stop itself), reads the
-process's stderr on a thread (its log, and the last lines that explain a death), and checks the PNG it returns.
+The parent enforces the time limit from outside (a render stuck in native code cannot stop itself), follows the
+process's stderr as every supervised child's (its log, and the last lines that explain a death;
+:mod:`sandbox_server.platform.child`), and checks the PNG it returns.
 """
 
 from __future__ import annotations

@@ -46,7 +46,6 @@ import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from sandbox_server.data.names import (
     EVERYTHING,
@@ -401,8 +400,3 @@ class DataFolder:
 
 
 _READ_CHUNK = 1 << 20
-
-
-def folder_from(path: str | Path | None) -> DataFolder | None:
-    """A :class:`DataFolder` for ``path``, or None when no folder is configured."""
-    return None if path is None else DataFolder(path)

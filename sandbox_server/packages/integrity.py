@@ -9,7 +9,7 @@ import hmac
 
 from sandbox_server.errors import PackageError
 
-__all__ = ["ACCEPTED_ALGORITHMS", "check_integrity", "file_digest", "integrity_of", "strongest"]
+__all__ = ["ACCEPTED_ALGORITHMS", "check_integrity", "file_digest", "strongest"]
 
 ACCEPTED_ALGORITHMS = ("sha512", "sha384", "sha256")
 """Algorithms accepted in an integrity string, strongest first; a tarball known only by SHA-1 is refused."""
@@ -52,11 +52,6 @@ def check_integrity(data: bytes, integrity: str, what: str) -> None:
             f"{base64.b64encode(expected).decode()[:16]}... (got {base64.b64encode(actual).decode()[:16]}...): "
             "nothing of it was unpacked; the registry or something between it and this machine served other bytes"
         )
-
-
-def integrity_of(data: bytes) -> str:
-    """The sha512 SRI string of ``data``."""
-    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
 def file_digest(data: bytes) -> str:

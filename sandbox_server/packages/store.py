@@ -189,8 +189,3 @@ def _delete(path: Path) -> None:
         shutil.rmtree(path)
     elif path.exists() or path.is_symlink():
         path.unlink()
-
-
-def lock_summary(lock: Lock) -> str:
-    """The roots of ``lock`` as one line, for messages."""
-    return json.dumps({name: root.version for name, root in sorted(lock.roots.items())})

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, NoReturn
 
 __all__ = [
     "NAME",
@@ -48,24 +48,44 @@ def _chosen() -> Literal["linux", "portable"]:
     return asked  # type: ignore[return-value]  # checked above
 
 
-NAME: Literal["linux", "portable"] = _chosen()
-"""The implementation in use in this process."""
+def _problem() -> str | None:
+    try:
+        _chosen()
+    except ValueError as problem:
+        return str(problem)
+    return None
 
-if NAME == "linux":
-    from sandbox_server.platform.linux import (
-        cpu_count,
-        data_size,
-        descriptor_path,
-        die_with_parent,
-        limit_data_size,
-        raise_open_file_limit,
-    )
+
+_PROBLEM = _problem()
+"""Why ``SANDBOX_PLATFORM`` names no usable implementation, or None. Importing this package does not fail on it (the
+server's ``platform`` setting reports it, as a configuration error, before anything needs the host: the supervisor of
+child processes lives here too); using any of its functions does."""
+
+if TYPE_CHECKING or _PROBLEM is None:
+    NAME: Literal["linux", "portable"] = _chosen()
+    """The implementation in use in this process."""
+
+    if NAME == "linux":
+        from sandbox_server.platform.linux import (
+            cpu_count,
+            data_size,
+            descriptor_path,
+            die_with_parent,
+            limit_data_size,
+            raise_open_file_limit,
+        )
+    else:
+        from sandbox_server.platform.portable import (
+            cpu_count,
+            data_size,
+            descriptor_path,
+            die_with_parent,
+            limit_data_size,
+            raise_open_file_limit,
+        )
 else:
-    from sandbox_server.platform.portable import (
-        cpu_count,
-        data_size,
-        descriptor_path,
-        die_with_parent,
-        limit_data_size,
-        raise_open_file_limit,
-    )
+
+    def __getattr__(name: str) -> NoReturn:
+        if name in __all__:
+            raise ValueError(_PROBLEM)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -342,7 +342,6 @@ class WorkerPool:
         self._started += 1
         if replacement:
             self._restarts += 1
-        self._tg.start_soon(worker.follow_stderr)
         self._tg.start_soon(self._supervise, slot)
         return slot
 

@@ -1,29 +1,28 @@
-"""One worker process as the pool sees it: start it, exchange frames, follow its stderr, kill it, tell how it died.
+"""One worker process as the pool sees it: start it, exchange frames, kill it, tell how it died.
 
-The frames travel on pipes of the pool's own, read and written by asyncio transports directly: a message is written
-in one go, all its frames together, and the frames that arrive are cut into messages in the transport's callback and
-handed to the pool there, with no task to wake in between.
+Starting, the environment, the stderr tail, killing and reaping are :class:`~sandbox_server.platform.child.Child`'s,
+as for every supervised child. The frames travel on pipes of the pool's own, read and written by asyncio transports
+directly: a message is written in one go, all its frames together, and the frames that arrive are cut into messages
+in the transport's callback and handed to the pool there, with no task to wake in between.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import json
 import logging
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import anyio
-import anyio.abc
 
 from sandbox_server.errors import SandboxError
+from sandbox_server.platform.child import Child, child_command, child_env
 from sandbox_server.sandbox.limits import SandboxLimits
 from sandbox_server.sandbox.outcome import ErrorInfo, crash_error, memory_error
 from sandbox_server.sandbox.protocol import (
@@ -54,15 +53,8 @@ STDERR_TAIL_LINES = 50
 """Lines of a worker's stderr kept to explain its death."""
 OOM_MARKERS = ("out of memory", "invalid table size", "allocation failed")
 """Phrases (lower case) of V8's fatal out-of-memory reports."""
-_MAX_STDERR_LINE = 4096
 _WRITE_BUFFER_BYTES = 2 * 1_048_576
 """Unwritten bytes of a worker's stdin past which the next slice of a long message waits (see ``send``)."""
-_REAP_TIMEOUT_S = 5.0
-_STDERR_DRAIN_S = 1.0
-# Variables a worker inherits; the rest of the server's environment (tokens, say) stays out of reach.
-_INHERITED_ENV = ("PATH", "PYTHONHOME", "TMPDIR", "SANDBOX_PLATFORM")
-# V8 takes its default locale from these: fixed, so that toLocaleString() does not depend on the host.
-_FIXED_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
 
 def describe_death(returncode: int | None, stderr_tail: Iterable[str], memory_limit_mb: int) -> ErrorInfo:
@@ -96,15 +88,7 @@ def describe_death(returncode: int | None, stderr_tail: Iterable[str], memory_li
 
 def worker_command(limits: SandboxLimits) -> list[str]:
     """The command line that starts one worker process with ``limits``."""
-    # -P: nothing from the current directory shadows the package; the import path comes from the environment.
-    return [sys.executable, "-P", "-m", WORKER_MODULE, *limits.to_args()]
-
-
-def _worker_env() -> dict[str, str]:
-    env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ} | _FIXED_ENV
-    # The same import path as this process, so the worker finds this very package and js_runtime.
-    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(entry) for entry in sys.path if entry)
-    return env
+    return child_command(WORKER_MODULE, limits.to_args())
 
 
 MessageHandler = Callable[[dict[str, Any]], None]
@@ -209,25 +193,27 @@ class WorkerProcess:
     """A running worker process and its pipes.
 
     Attributes:
-        stderr_tail: The last :data:`STDERR_TAIL_LINES` lines of its stderr.
         spawn_ms: How long starting the process took (until the pipes were open, not until ready).
     """
 
     def __init__(
         self,
-        process: anyio.abc.Process,
+        child: Child,
         requests: tuple[asyncio.WriteTransport, _Requests],
         answers: tuple[asyncio.ReadTransport, _Answers],
         spawn_ms: float,
     ) -> None:
-        self._process = process
+        self._child = child
         self.spawn_ms = spawn_ms
         self._requests, self._requests_end = requests
         self._requests.set_write_buffer_limits(high=_WRITE_BUFFER_BYTES)
         self._sending = anyio.Lock()
         self._answers, self._answers_end = answers
-        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
-        self._stderr_done = anyio.Event()
+
+    @property
+    def stderr_tail(self) -> collections.deque[str]:
+        """The last :data:`STDERR_TAIL_LINES` lines of its stderr."""
+        return self._child.tail
 
     @classmethod
     async def spawn(cls, limits: SandboxLimits) -> WorkerProcess:
@@ -243,13 +229,12 @@ class WorkerProcess:
             transports.append(requests[0])
             answers = await loop.connect_read_pipe(_Answers, files[1])
             transports.append(answers[0])
-            process = await anyio.open_process(
+            child = await Child.spawn(
                 worker_command(limits),
+                label="worker",
+                tail_lines=STDERR_TAIL_LINES,
                 stdin=stdin_read,
                 stdout=stdout_write,
-                env=_worker_env(),
-                cwd="/",
-                start_new_session=True,
             )
         except BaseException:
             for transport in transports:
@@ -261,17 +246,17 @@ class WorkerProcess:
             # The worker's ends, which the process has its own copies of by now.
             os.close(stdin_read)
             os.close(stdout_write)
-        return cls(process, requests, answers, (time.perf_counter() - started) * 1000)
+        return cls(child, requests, answers, (time.perf_counter() - started) * 1000)
 
     @property
     def pid(self) -> int:
         """The operating-system process id."""
-        return self._process.pid
+        return self._child.pid
 
     @property
     def returncode(self) -> int | None:
         """The exit status once the process has ended (negative: killed by that signal)."""
-        return self._process.returncode
+        return self._child.returncode
 
     async def send(self, message: dict[str, Any]) -> None:
         """Write one message to the worker's stdin, all its frames, with no other message between them.
@@ -307,57 +292,24 @@ class WorkerProcess:
         ``on_end`` (see :data:`StreamEndHandler`); both are called on the event loop and must not block."""
         self._answers_end.listen(on_message, on_end)
 
-    async def follow_stderr(self) -> None:
-        """Forward stderr to the log at debug level and keep its tail, until the stream ends."""
-        assert self._process.stderr is not None
-        pending = b""
-        try:
-            async for chunk in self._process.stderr:
-                pending += chunk
-                *lines, pending = pending.split(b"\n")
-                if len(pending) > _MAX_STDERR_LINE:
-                    lines.append(pending)
-                    pending = b""
-                for line in lines:
-                    self._note_stderr(line)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            pass
-        finally:
-            if pending:
-                self._note_stderr(pending)
-            self._stderr_done.set()
-
-    def _note_stderr(self, raw: bytes) -> None:
-        line = raw.decode("utf-8", "replace").rstrip()
-        if line:
-            self.stderr_tail.append(line)
-            logger.debug("worker %d: %s", self.pid, line)
-
     def kill(self) -> None:
-        """Send SIGKILL unless the process has already ended.
+        """Send SIGKILL unless the process has already ended (see :meth:`Child.kill`)."""
+        self._child.kill()
 
-        ``os.kill`` rather than the process object's ``kill()``: that one first polls, which can reap a
-        process that has just died before asyncio's child watcher sees it, losing its exit status. The pid
-        cannot be reused before the watcher reaps it.
-        """
-        if self._process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self._process.pid, signal.SIGKILL)
+    async def wait(self) -> None:
+        """Wait until the process has ended."""
+        await self._child.process.wait()
 
     async def reap(self) -> None:
         """Kill the process, wait for it to end and for its last stderr lines, and close its pipes."""
         self.kill()
         with anyio.CancelScope(shield=True):
-            with anyio.move_on_after(_REAP_TIMEOUT_S):
-                await self._process.wait()
-            with anyio.move_on_after(_STDERR_DRAIN_S):
-                await self._stderr_done.wait()
+            await self._child.reap()
             if not self._requests.is_closing():
                 self._requests.abort()
             self._answers.close()
             await self._requests_end.closed
             await self._answers_end.closed
-            await self._process.aclose()
 
     def last_words(self) -> str:
         """The exit status and the most telling stderr lines, for logs and error messages."""
@@ -376,9 +328,9 @@ def engine_versions() -> dict[str, str]:
     Raises:
         SandboxError: The worker could not report them.
     """
-    command = [sys.executable, "-P", "-m", WORKER_MODULE, "--versions"]
+    command = child_command(WORKER_MODULE, ["--versions"])
     try:
-        completed = subprocess.run(command, env=_worker_env(), cwd="/", capture_output=True, timeout=60, check=True)
+        completed = subprocess.run(command, env=child_env(), cwd="/", capture_output=True, timeout=60, check=True)
         versions = json.loads(completed.stdout)
     except (OSError, subprocess.SubprocessError, ValueError) as exc:
         raise SandboxError(f"could not ask the JavaScript engine for its version: {exc}") from exc

@@ -116,6 +116,7 @@ def add(arguments: dict[str, Any]) -> ToolResult:
 ADD = ToolSpec(
     name="add",
     title="Add numbers exactly",
+    instruction="sum of two integers of any size (pass big integers as strings of digits).",
     description=f"""\
 Add two integers or decimals exactly, whatever their size, never through binary floating point (0.1 + 0.2 is \
 0.3). Use it for any sum whose digits matter: money, long numbers, totals to check.

@@ -196,6 +196,7 @@ _CODE = {"type": "string", "maxLength": 20}
 DATE_DIFF = ToolSpec(
     name="date_diff",
     title="Difference between dates",
+    instruction="calendar and elapsed difference between two dates or date-times, with business days and time zones.",
     description=f"""\
 Compute end - start between two dates or date-times: calendar years, months and days, total days and weeks, \
 exact elapsed seconds across daylight-saving changes, business days. Use it instead of counting days yourself \

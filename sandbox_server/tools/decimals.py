@@ -49,7 +49,6 @@ MAX_EXPONENT = 1_000
 MAX_EXPANSION_CHARS = 2_000
 """Longest exact decimal expansion ``divide`` writes out; beyond it only the fraction is exact."""
 
-INTEGER_PATTERN = r"^[+-]?[0-9]+$"
 PLAIN_DECIMAL_PATTERN = r"^-?[0-9]+(?:\.[0-9]+)?$"
 DECIMAL_PATTERN = r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
 _DECIMAL = re.compile(DECIMAL_PATTERN)

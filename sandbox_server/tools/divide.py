@@ -287,6 +287,7 @@ _DIGIT_LIMITS = {"type": "integer", "maximum": MAX_PRECISION}
 DIVIDE = ToolSpec(
     name="divide",
     title="Divide exactly",
+    instruction="exact decimal division with the reduced fraction, quotient and remainder.",
     description=f"""\
 Divide a by b exactly, never through binary floating point (0.3 / 0.1 is 3). Use it for any division whose \
 digits matter: money, ratios, unit conversions, quotient and remainder.

@@ -16,6 +16,7 @@ from sandbox_server.tools.rendering import fenced, render_outcome
 from sandbox_server.tools.runs import PROGRESS_INTERVAL_S, js_handler
 
 __all__ = [
+    "INSTRUCTION",
     "OUTPUT_SCHEMA",
     "PROGRESS_INTERVAL_S",
     "execute_js_tool",
@@ -24,6 +25,13 @@ __all__ = [
     "render_outcome",
     "structure_argument_error",
 ]
+
+INSTRUCTION = (
+    "anything else that needs real computation (aggregating data, big numbers with BigInt, regular expressions, "
+    "parsing, date and time-zone math with Intl or Temporal): write a short JavaScript snippet; its last expression "
+    "(or `return` value) is the result, console.log output is returned too. Pass data in `input`."
+)
+"""The tool's line in the server's instructions."""
 
 ERROR_KINDS = [
     "arguments",
@@ -38,8 +46,6 @@ ERROR_KINDS = [
     "store",
 ]
 
-SESSION_NAME = "^[A-Za-z0-9_.-]{1,64}$"
-"""What a session name may be: short, and safe to show in any message."""
 SESSION_ARGUMENT = "^[A-Za-z0-9_.-]{1,400}$"
 """What ``session`` may be: a name (at most 64 characters), or a handle this server gave (``h.v1.`` and a sealed
 token, longer than any name)."""
@@ -270,6 +276,7 @@ def execute_js_tool(
     return ToolSpec(
         name="execute_js",
         title="Run JavaScript or TypeScript",
+        instruction=INSTRUCTION,
         description=description,
         input_schema=input_schema(settings, folder is not None),
         output_schema=OUTPUT_SCHEMA,

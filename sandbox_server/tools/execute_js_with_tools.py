@@ -112,6 +112,9 @@ def execute_js_with_tools_tool(
     return ToolSpec(
         name=NAME,
         title="Run JavaScript that calls other MCP servers' tools",
+        instruction="the same, and its code can call the tools of the other MCP servers listed in its description "
+        "(`await tools.server.tool(args)`): use it to fetch, filter and join their data in one call instead of passing "
+        "it through the conversation.",
         description=description,
         input_schema=schema,
         output_schema=_output_schema(),

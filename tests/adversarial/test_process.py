@@ -14,6 +14,7 @@ import pytest
 from mcp import Client
 
 from sandbox_server import build_server
+from sandbox_server.charts import Renderer, charts_available
 from sandbox_server.server import App
 from sandbox_server.settings import Settings
 
@@ -97,6 +98,31 @@ async def test_workers_run_from_the_root_directory_in_sessions_of_their_own(sand
     for pid in sandbox.app.pool.pids():
         assert os.readlink(f"/proc/{pid}/cwd") == "/"
         assert os.getsid(pid) == pid  # signals to the server's process group do not reach it
+
+
+@pytest.mark.skipif(not charts_available(), reason="needs the charts extra")
+async def test_the_render_process_gets_none_of_the_servers_environment_and_runs_like_a_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The renderer runs vl-convert's own V8 on specifications the model wrote: the same allow-list as a worker's.
+    monkeypatch.setenv("SANDBOX_AUTH_TOKEN", "token-that-must-not-reach-the-renderer")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret-that-must-not-reach-the-renderer")
+    renderer = Renderer()
+    try:
+        with anyio.fail_after(WAIT_S * 2):
+            await renderer.wait_ready()
+        pid = renderer.pid
+        assert pid is not None
+        environment = environment_of(pid)
+        assert set(environment) <= WORKER_ENVIRONMENT | {"TZ"}
+        assert not any("must-not-reach" in value for value in environment.values())
+        assert (environment["LANG"], environment["LC_ALL"], environment["TZ"]) == ("C.UTF-8", "C.UTF-8", "UTC")
+        assert os.readlink(f"/proc/{pid}/cwd") == "/"
+        assert os.getsid(pid) == pid
+        assert os.readlink(f"/proc/{pid}/fd/1") == os.readlink(f"/proc/{pid}/fd/2")
+    finally:
+        await renderer.aclose()
+    assert pid is not None and is_gone(pid)
 
 
 async def test_anything_a_worker_writes_to_fd_1_goes_to_its_stderr_not_into_the_protocol(sandbox: Sandbox) -> None:

@@ -9,11 +9,11 @@ from collections.abc import AsyncIterator
 import anyio
 import pytest
 
-from benchmarks import sessions
+from benchmarks import sessions, sessions_task
 from benchmarks.model import Section
 from benchmarks.plan import QUICK
 from benchmarks.progress import Progress
-from benchmarks.session import running_server
+from benchmarks.stdio_server import running_server
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -30,7 +30,7 @@ async def sections() -> AsyncIterator[dict[str, Section]]:
         async with running_server(**sessions.SESSION_ENV) as server:
             measured = [await sessions.measure_call(QUICK, progress, server)]
         measured.append(await sessions.measure_memory(QUICK, progress))
-        measured.append(await sessions.measure_scenario(QUICK, progress))
+        measured.append(await sessions_task.measure_scenario(QUICK, progress))
     yield {section.key: section for section in measured}
 
 
@@ -105,7 +105,7 @@ async def test_the_scenario_totals_are_the_sums_of_their_calls_and_the_answers_a
 ) -> None:
     section = sections["sessions_scenario"]
     assert any(note.startswith("Answers agree: yes") for note in section.notes)
-    count = len(sessions.QUESTIONS)
+    count = len(sessions_task.QUESTIONS)
     load, questions, total = (section.row(key) for key in ("load", "questions", "total"))
     reload_questions, reload_total = section.row("reload_questions"), section.row("reload_total")
     assert load is not None and questions is not None and total is not None
@@ -122,16 +122,16 @@ async def test_the_scenario_totals_are_the_sums_of_their_calls_and_the_answers_a
 
 
 def test_the_generated_csv_is_the_same_every_time_and_about_5_mb() -> None:
-    csv = sessions.sales_csv()
-    assert csv == sessions.sales_csv()
-    assert csv.count("\n") == sessions.CSV_ROWS + 1
+    csv = sessions_task.sales_csv()
+    assert csv == sessions_task.sales_csv()
+    assert csv.count("\n") == sessions_task.CSV_ROWS + 1
     assert 4_500_000 < len(csv.encode()) < 6_000_000
     assert csv.startswith("date,region,product,customer,units,amount\n")
 
 
 def test_differences_name_the_questions_whose_answers_disagree() -> None:
-    expected = [[["east", 1.5]], 3, 7, *range(len(sessions.QUESTIONS) - 3)]
-    answers = [[["east", 1.5]], 4, 7, *range(len(sessions.QUESTIONS) - 3)]
-    assert sessions.differences(expected, expected) == []
-    wrong = sessions.differences(expected, answers)
-    assert len(wrong) == 1 and wrong[0].startswith(sessions.QUESTIONS[1][0])
+    expected = [[["east", 1.5]], 3, 7, *range(len(sessions_task.QUESTIONS) - 3)]
+    answers = [[["east", 1.5]], 4, 7, *range(len(sessions_task.QUESTIONS) - 3)]
+    assert sessions_task.differences(expected, expected) == []
+    wrong = sessions_task.differences(expected, answers)
+    assert len(wrong) == 1 and wrong[0].startswith(sessions_task.QUESTIONS[1][0])

@@ -15,7 +15,7 @@ from typing import Any
 
 from py_mini_racer import MiniRacer
 
-from js_runtime import deferred_source, node_modules, source, web_modules
+from js_runtime import deferred_source, node_modules, source, web_payload
 
 OUTCOME_TIMEOUT_SEC = 10.0
 DEFAULT_CAP = 65536
@@ -47,7 +47,7 @@ class Isolate:
         """
         options: dict[str, Any] = {
             "outputCap": output_cap,
-            "modules": {name: text for name, (_, text) in web_modules().items()},
+            "modules": web_payload(),
             "trackIterators": "console" in code,
         }
         if node:

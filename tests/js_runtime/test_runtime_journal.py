@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from isolate_harness import OUTCOME_TIMEOUT_SEC, Isolate
 
-from js_runtime import web_modules
+from js_runtime import web_payload
 
 SEED = "5a" * 32
 RANDOM = "0123456789abcdef00112233445566ff"
@@ -24,7 +24,7 @@ def journaled(code: str, journal: dict[str, Any] | None = None, *, seed: str = S
             "outputCap": 65536,
             "seed": seed,
             "journal": {"random": random, **(journal or {})},
-            "modules": {name: text for name, (_, text) in web_modules().items()},
+            "modules": web_payload(),
         }
         text = runtime.api["run"](code, "", json.dumps(options))
         if text == "":

@@ -1,4 +1,4 @@
-"""A shorter soak than ``python -m benchmarks.soak``: 300 mixed calls through one real server leave no worker,
+"""A shorter soak than ``python -m benchmarks --only soak``: 300 mixed calls through one real server leave no worker,
 zombie, file descriptor or memory behind."""
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ async def test_a_message_cut_short_while_the_worker_does_not_read_ends_the_worke
                 group.start_soon(worker.send, {"op": "run", "id": 1, "code": "1", "input": "x" * (64 << 20)})
                 await anyio.wait_all_tasks_blocked()  # waiting for room in the pipe, partway through the message
                 group.cancel_scope.cancel()
-            await worker._process.wait()  # a stopped process ends only when killed
+            await worker.wait()  # a stopped process ends only when killed
         assert worker.returncode == -signal.SIGKILL
     finally:
         await worker.reap()

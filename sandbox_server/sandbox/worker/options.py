@@ -147,6 +147,7 @@ _WEB_NAMES = {name: module for module, (names, _source) in _WEB_MODULES.items() 
 _WEB_NAME = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _WEB_NAMES), key=len, reverse=True)) + r")\b")
 # Ways to reach a global without writing its name; code that uses one gets every web module.
 _INDIRECT_GLOBAL = re.compile(r"\b(?:globalThis|self|window|eval|Function|Reflect|this)\b|getOwnProperty")
+_ALL_WEB_SOURCES = js_runtime.web_payload()
 _WEB_SUPPORT = "domexception"
 """The module others load their errors from."""
 
@@ -163,16 +164,16 @@ def web_preload(code: str, also: Collection[str] = ()) -> list[str]:
 
 def web_sources(code: str, also: Collection[str] = ()) -> dict[str, str]:
     """The web modules ``code`` may use, by id: those whose globals it names (all of them when it may reach
-    globals without naming them), and those in ``also`` (the ones its Node modules use). The runtime compiles one
-    only when the code first touches it; sending only these spares every other call the cost of holding their
-    sources."""
+    globals without naming them), and those in ``also`` (the ones its Node modules use), with the shared Node
+    modules they load (``js_runtime.web_payload``). The runtime compiles one only when the code first touches it;
+    sending only these spares every other call the cost of holding their sources."""
     if _INDIRECT_GLOBAL.search(code) is not None:
-        return {module: source for module, (_names, source) in _WEB_MODULES.items()}
+        return dict(_ALL_WEB_SOURCES)
     used = {_WEB_NAMES[name] for name in _WEB_NAME.findall(code)} | set(also)
     if not used:
         return {}
     used.add(_WEB_SUPPORT)
-    return {module: _WEB_MODULES[module][1] for module in used if module in _WEB_MODULES}
+    return js_runtime.web_payload(sorted(used))
 
 
 _NODE_MODULES = js_runtime.node_modules()

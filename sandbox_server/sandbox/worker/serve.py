@@ -1,5 +1,6 @@
 """The worker's process: its channel to the pool, the serve loop that runs jobs one at a time, and start-up (OS
-limits, stdout kept for the protocol, time zone, V8 flags)."""
+limits, time zone, V8 flags; stdout kept for the protocol and the exit as every supervised child does them,
+:mod:`sandbox_server.platform.child`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 from py_mini_racer import MiniRacer, init_mini_racer
 
 from sandbox_server import platform
+from sandbox_server.platform import child
 from sandbox_server.sandbox.limits import MIB, SandboxLimits
 from sandbox_server.sandbox.protocol import (
     HEADER,
@@ -126,13 +128,6 @@ def _read_request(message: dict[str, Any]) -> dict[str, Any]:
 
 def _versions(isolate: Isolate) -> tuple[str, str]:
     return isolate.racer.v8_version, metadata.version("mini-racer")
-
-
-def _claim_stdout() -> int:
-    """Keep fd 1 for the protocol under a new number and send whatever else writes to fd 1 to stderr."""
-    out_fd = os.dup(1)
-    os.dup2(2, 1)
-    return out_fd
 
 
 def _set_timezone(name: str) -> None:
@@ -287,29 +282,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args == ["--versions"]:
         return _print_versions()
     limits = SandboxLimits.from_args(args)
-    out_fd = _claim_stdout()
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    platform.die_with_parent()
+    out_fd = child.begin_child()
     _set_timezone(limits.timezone)
     init_mini_racer(flags=v8_flags(limits))
     try:
         asyncio.run(serve(limits, out_fd))
-    except ProtocolError:
-        logger.exception("protocol failure")
-        return 2
     except KeyboardInterrupt:
         return 130
     return 0
 
 
 def run_and_exit() -> None:
-    try:
-        status = main()
-    except SystemExit as exc:  # bad arguments
-        status = exc.code if isinstance(exc.code, int) else 2
-    except BaseException:
-        logger.exception("the worker failed")
-        status = 1
-    sys.stderr.flush()
-    # Skip interpreter finalisation: mini-racer's finalizers can block once the event loop is gone.
-    os._exit(status)
+    """Run :func:`main` and leave without interpreter finalisation: mini-racer's finalizers can block once the event
+    loop is gone."""
+    child.run_and_exit(main, what="the worker", protocol_errors=(ProtocolError,))

@@ -53,10 +53,6 @@ class CallCancellation:
         self._route_cancellations = route_cancellations
         self._running: dict[tuple[str, RequestId], anyio.CancelScope] = {}
 
-    def running(self) -> int:
-        """Calls that a cancellation could reach by id."""
-        return len(self._running)
-
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         request = ctx.request
         if not isinstance(request, Request):

@@ -12,6 +12,7 @@ import json
 
 import cases_assert
 import cases_buffer
+import cases_errors
 import cases_text
 import cases_url
 import cases_util
@@ -238,6 +239,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "querystring": (cases_text.QUERYSTRING_PRELUDE, cases_text.QUERYSTRING),
     "url": (cases_url.PRELUDE, cases_url.CASES),
     "assert": (cases_assert.PRELUDE, cases_assert.CASES),
+    "errors": (cases_errors.PRELUDE, cases_errors.CASES),
 }
 
 PRINTED: list[str] = [

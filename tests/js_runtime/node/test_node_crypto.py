@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from isolate_harness import Isolate, RunJs
 
-from js_runtime import node_modules, web_modules
+from js_runtime import node_modules, web_payload
 
 HEX = "const hex = (b) => Array.from(new Uint8Array(b.buffer || b, b.byteOffset, b.byteLength), (x) => x.toString(16)"
 HEX += ".padStart(2, '0')).join('');"
@@ -449,7 +449,7 @@ def run_seeded(code: str, seed: bytes) -> Any:
     try:
         options = {
             "outputCap": OUTPUT_CAP,
-            "modules": {name: text for name, (_, text) in web_modules().items()},
+            "modules": web_payload(),
             "nodeModules": {module.id: module.source for module in node_modules().values()},
             "seed": seed.hex(),
         }

@@ -2,8 +2,9 @@
 
 Each module file starts with `// globals: A B` and is one function expression taking
 `host`. `WebIsolate` defines every listed global as a getter that compiles the module on
-first read, calls it with a test `host` (a fixed seed and a clock the test sets through
-`globalThis.__now`), and replaces the getters by the returned values. With
+first read, calls it with a test `host` (a fixed seed, a clock the test sets through
+`globalThis.__now`, and `require` for the shared Node modules a module's `// requires:` line
+names, as web_harness gives it), and replaces the getters by the returned values. With
 `runtime=True` the isolate also holds the project's runtime, so `run(code)` shows what
 console.log prints for a value.
 """
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from isolate_harness import Isolate
 from py_mini_racer import JSPromise, MiniRacer
+from web_harness import shared_require
 
 from js_runtime import source
 
@@ -41,9 +43,10 @@ def module_globals(name: str) -> list[str]:
     return first[len("// globals: ") :].split(" ")
 
 
-# The loader stand-in: `sources` maps module names to their text, `seed` is the test seed.
+# The loader stand-in: `sources` maps module names to their text, `seed` is the test seed, `require` loads the
+# shared Node modules (web_harness.shared_require).
 LOADER = """
-(function (sources, names, seed) {
+(function (sources, names, seed, require) {
   const compiled = {};
   const seedBytes = new Uint8Array(seed);
   const defineProperty = Object.defineProperty;
@@ -53,7 +56,7 @@ LOADER = """
     for (let i = 0; i < 32; i++) fresh[i] = seedBytes[i];
     return Object.freeze({ __proto__: null, seed: fresh,
       now: () => globalThis.__now === undefined ? 0 : globalThis.__now,
-      global: (name) => globalThis[name] });
+      global: (name) => globalThis[name], require });
   }
   function load(module) {
     if (compiled[module]) return;
@@ -85,7 +88,10 @@ class WebIsolate:
         self._runtime: Isolate | None = None
         sources = {name: module_source(name) for name in MODULES if _exists(name)}
         names = {name: module_globals(name) for name in sources}
-        self.mr.eval(f"({LOADER})({json.dumps(sources)}, {json.dumps(names)}, {json.dumps(seed or TEST_SEED)})")
+        self.mr.eval(
+            f"({LOADER})({json.dumps(sources)}, {json.dumps(names)}, {json.dumps(seed or TEST_SEED)},"
+            f" {shared_require()})"
+        )
 
     def eval(self, code: str) -> Any:
         """The value of `code`, awaited if it is a promise."""

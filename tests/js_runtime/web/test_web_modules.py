@@ -9,6 +9,9 @@ import re
 import pytest
 from loader_stand_in import MODULES, WebIsolate, module_globals, module_source
 from py_mini_racer import MiniRacer
+from web_harness import shared_require
+
+from js_runtime import web_requires
 
 EXPECTED_GLOBALS = {
     "domexception": ["DOMException"],
@@ -26,7 +29,11 @@ FIRST_USE = {
     "performance": "performance.mark('a', { startTime: 1 }).startTime + performance.now()",
 }
 FIRST_USE_RESULT = {"domexception": 20, "encoding": 2, "base64": 5, "crypto": 44, "performance": 1}
-HOST = "{ __proto__: null, seed: new Uint8Array(32).fill(9), now: () => 0, global: (name) => globalThis[name] }"
+# The shared Node modules a web module may load (its `// requires:` line) come through host.require.
+HOST = (
+    "{ __proto__: null, seed: new Uint8Array(32).fill(9), now: () => 0, global: (name) => globalThis[name],"
+    f" require: {shared_require()} }}"
+)
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -40,6 +47,9 @@ def test_the_file_is_ascii_and_opens_with_the_list_of_its_globals(module: str) -
 @pytest.mark.parametrize("module", MODULES)
 def test_the_body_is_one_parenthesised_function_of_host(module: str) -> None:
     body = module_source(module).split("\n", 1)[1].strip()
+    if body.startswith("// requires:"):  # the shared Node modules it loads, and nothing else
+        requires, body = body.split("\n", 1)
+        assert requires.removeprefix("// requires:").split() == list(web_requires()[module])
     assert body.startswith("(function (host) {\n  'use strict';")
     assert body.endswith("})")
 
@@ -112,7 +122,7 @@ def test_domexception_is_compiled_only_when_an_error_needs_it(web: WebIsolate) -
 def test_the_module_reaches_nothing_beyond_its_host_object(module: str) -> None:
     code = re.sub(r"//[^\n]*", "", module_source(module))
     reaching = [
-        r"\brequire\s*\(",
+        r"(?<!host\.)\brequire\s*\(",
         r"\bprocess\b",
         r"\bimport\s*\(",
         r"\bfetch\b",
@@ -126,4 +136,6 @@ def test_the_module_reaches_nothing_beyond_its_host_object(module: str) -> None:
     for pattern in reaching:
         assert not re.search(pattern, code), pattern
     uses = set(re.findall(r"host\.(\w+)", code))
-    assert uses <= {"seed", "now", "global"}
+    assert uses <= {"seed", "now", "global", "require"}
+    # host.require loads only what the header names: the shared Node modules (internal/...).
+    assert set(re.findall(r"host\.require\('([^']+)'\)", code)) == set(web_requires()[module])

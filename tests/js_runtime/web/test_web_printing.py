@@ -98,7 +98,7 @@ RUNTIME_PRINTS = [
     pytest.param(
         "try { atob(); } catch (e) { console.log(e.stack.split('\\n')[0]); console.log(String(e)); }",
         'TypeError [ERR_MISSING_ARGS]: The "input" argument must be specified\n'
-        'TypeError: The "input" argument must be specified\n',
+        'TypeError [ERR_MISSING_ARGS]: The "input" argument must be specified\n',
         id="node-error-header",
     ),
     pytest.param("console.log(crypto, crypto.subtle)", "Crypto {} SubtleCrypto {}\n", id="crypto"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from loader_stand_in import WebIsolate, module_source
+from web_harness import shared_require
 
 # RFC 8439 appendix A.1, test vectors 1 and 2: the keystream of the all-zero key and nonce
 # for block counters 0 and 1.
@@ -96,11 +97,13 @@ def test_the_uuid_is_the_stream_bytes_with_version_and_variant_set() -> None:
 def test_the_module_keeps_no_reference_to_the_host_seed(web: WebIsolate) -> None:
     # The seed array belongs to the host object: zeroing it after first use does not change the stream.
     code = (
-        "(() => { const host = { seed: new Uint8Array(32).fill(3), now: () => 0, global: () => undefined }; "
+        "(() => { const require = %s; "
+        "const host = { seed: new Uint8Array(32).fill(3), now: () => 0, global: () => undefined, require }; "
         "const make = (0, eval)(%s); const first = make(host).crypto; host.seed.fill(0); "
         "const a = Array.from(first.getRandomValues(new Uint8Array(16))); "
-        "const second = make({ seed: new Uint8Array(32).fill(3), now: () => 0, global: () => undefined }).crypto; "
+        "const second = make({ seed: new Uint8Array(32).fill(3), now: () => 0, global: () => undefined, require })"
+        ".crypto; "
         "return JSON.stringify([a, Array.from(second.getRandomValues(new Uint8Array(16)))]); })()"
     )
-    a, b = json.loads(web.eval(code % json.dumps(module_source("crypto"))))
+    a, b = json.loads(web.eval(code % (shared_require(), json.dumps(module_source("crypto")))))
     assert a == b

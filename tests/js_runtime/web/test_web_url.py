@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from py_mini_racer import MiniRacer
-from web_harness import FIXTURES, HERE, NODE, declared_globals, load, module_source, run_in_node
+from web_harness import FIXTURES, HERE, NODE, declared_globals, load, module_source, run_in_node, shared_require
 
 PROBE = (HERE / "url_probe.js").read_text(encoding="utf-8")
 FUZZ_PROBE = (HERE / "url_fuzz_probe.js").read_text(encoding="utf-8")
@@ -230,10 +230,9 @@ def test_the_module_file_follows_the_lazy_module_contract() -> None:
 def test_the_module_defines_only_what_it_returns() -> None:
     with MiniRacer() as mr:
         before = set(json.loads(mr.eval("JSON.stringify(Object.getOwnPropertyNames(globalThis))")))
+        host = "{ __proto__: null, require: " + shared_require() + " }"
         got = json.loads(
-            mr.eval(
-                "JSON.stringify(Object.keys((0, eval)(" + json.dumps(module_source("url")) + ")(Object.create(null))))"
-            )
+            mr.eval("JSON.stringify(Object.keys((0, eval)(" + json.dumps(module_source("url")) + ")(" + host + ")))")
         )
         after = set(json.loads(mr.eval("JSON.stringify(Object.getOwnPropertyNames(globalThis))")))
     assert got == declared_globals("url")

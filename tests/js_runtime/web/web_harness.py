@@ -1,7 +1,8 @@
 """Loads a lazily loaded web module (js_runtime/web/<name>.js) into a fresh isolate as the runtime's loader does.
 
 The module text is evaluated with an indirect eval, its function is called once with a test `host` (a fixed
-seed, a clock at zero, `global` reading other globals) and each returned value becomes a non-enumerable global.
+seed, a clock at zero, `global` reading other globals, `require` loading the shared Node modules) and each returned
+value becomes a non-enumerable global.
 """
 
 from __future__ import annotations
@@ -22,9 +23,35 @@ FIXTURES = HERE / "fixtures"
 NODE = shutil.which("node")
 NODE_TIMEOUT_SEC = 60.0
 
+# A module's `// requires:` line names the shared Node modules (internal/...) it loads through `host.require`.
+# The stand-in loads each once with a stand-in `inspect` for the few values error messages show (the runtime's own
+# is not in these isolates).
+STAND_IN_INSPECT = """(value) => {
+  if (typeof value === 'string') return value.indexOf("'") === -1 ? "'" + value + "'" : '"' + value + '"';
+  if (typeof value === 'bigint') return value + 'n';
+  if (Object.is(value, -0)) return '-0';
+  if (value !== null && typeof value === 'object') {
+    return '[Object: null prototype]' + (Object.keys(value).length === 0 ? ' {}' : '');
+  }
+  return String(value);
+}"""
+
+
+def shared_require() -> str:
+    """A JavaScript expression: a `require` for every shared Node module a web module loads."""
+    shared = {
+        needed: js_runtime.node_modules()[needed].source for ids in js_runtime.web_requires().values() for needed in ids
+    }
+    return (
+        "((sources, inspect) => { const loaded = Object.create(null); return (id) => {"
+        " if (!(id in loaded)) loaded[id] = (0, eval)(sources[id])({ __proto__: null, inspect });"
+        " return loaded[id]; }; })(" + json.dumps(shared) + ", " + STAND_IN_INSPECT + ")"
+    )
+
+
 TEST_HOST = (
     "(() => { const h = Object.create(null); h.seed = new Uint8Array(32).fill(7); h.now = () => 0;"
-    " h.global = (name) => globalThis[name]; return h; })()"
+    " h.global = (name) => globalThis[name]; h.require = " + shared_require() + "; return h; })()"
 )
 
 
