@@ -367,7 +367,10 @@ class Upstream:
                     tools = await list_tools(s)
             except TimeoutError:
                 garbled = " (its output was not JSON-RPC)" if live.garbled else ""
-                self._failed(f"no answer to the MCP handshake within {self._connect_timeout_s:g} s{garbled}")
+                self._failed(
+                    f"no answer to the MCP handshake within {self._connect_timeout_s:g} s{garbled}; a first start "
+                    "that downloads the server (npx, uvx) may need more: upstream_connect_timeout_s"
+                )
                 return  # leaving the contexts stops the server; the state is already settled
             except (MCPError, RuntimeError, ValidationError) as exc:
                 kind = self.config.kind

@@ -341,8 +341,9 @@ async def test_broken_servers_end_unavailable_within_the_connect_timeout_and_the
         ["exits", "hangs", "garbage", "missing", "closed-port"], "unavailable"
     )
     assert "exited during the MCP handshake" in states["exits"][1]
-    assert states["hangs"][1] == "no answer to the MCP handshake within 2 s"
-    assert states["garbage"][1] == "no answer to the MCP handshake within 2 s (its output was not JSON-RPC)"
+    advice = "; a first start that downloads the server (npx, uvx) may need more: upstream_connect_timeout_s"
+    assert states["hangs"][1] == "no answer to the MCP handshake within 2 s" + advice
+    assert states["garbage"][1] == "no answer to the MCP handshake within 2 s (its output was not JSON-RPC)" + advice
     assert "cannot start" in states["missing"][1] and "No such file" in states["missing"][1]
     assert "cannot connect to http://127.0.0.1:" in states["closed-port"][1]
 
