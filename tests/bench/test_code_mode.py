@@ -16,7 +16,16 @@ from benchmarks.progress import Progress
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
-DERIVED = ("one_by_one_total", "code_mode_total", "one_by_one_context", "one_by_one_batched", "code_mode_context")
+DERIVED = (
+    "one_by_one_total",
+    "code_mode_total",
+    "one_by_one_context",
+    "one_by_one_batched",
+    "code_mode_context",
+    "one_by_one_desktop_total",
+    "code_mode_desktop",
+    "code_mode_described_total",
+)
 CALL_ROWS = ("direct", "one", "one_upstream", "floor", "sequential", "marginal")
 
 
@@ -88,13 +97,20 @@ async def test_token_totals_are_the_sums_of_their_parts_and_the_answers_agree(se
     assert code is not None and direct is not None and code.ratio is not None
     assert code.ratio == pytest.approx(code.median / direct.median)
     assert code.note.startswith(f"{(1 - code.ratio) * 100:.1f}% fewer")
+    # The desktop listing shows every tool of every server to the direct side; a `$describe` call first adds its
+    # call and its answer to code mode's side.
+    desktop, described = section.row("one_by_one_desktop_total"), section.row("code_mode_described_total")
+    assert desktop is not None and desktop.median > direct.median
+    assert described is not None and described.median > code.median
 
 
 async def test_context_rows_compare_code_mode_with_the_batched_transcript(sections: dict[str, Section]) -> None:
     section = sections["code_mode_tokens"]
-    each, batched, code = (section.row(key) for key in DERIVED[2:])
+    each, batched, code = (section.row(key) for key in DERIVED[2:5])
     assert each is not None and batched is not None and code is not None
-    assert "22 turns" in each.label and "3 turns" in batched.label and "3 turns" in code.label
+    # Code mode's listing carries the tools' signatures, so its first call is the task's code: its one call and the
+    # answer are two turns.
+    assert "22 turns" in each.label and "3 turns" in batched.label and "2 turns" in code.label
     assert batched.ratio == pytest.approx(batched.median / each.median)
     assert code.ratio == pytest.approx(code.median / batched.median)
 
