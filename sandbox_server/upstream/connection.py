@@ -52,6 +52,7 @@ __all__ = [
     "UpstreamState",
 ]
 
+SLOW_HINT = "; a first start that downloads the server (npx, uvx) may need more: upstream_connect_timeout_s"
 logger = logging.getLogger("sandbox_server.upstream")
 
 UpstreamState = Literal["starting", "ready", "unavailable"]
@@ -367,10 +368,7 @@ class Upstream:
                     tools = await list_tools(s)
             except TimeoutError:
                 garbled = " (its output was not JSON-RPC)" if live.garbled else ""
-                self._failed(
-                    f"no answer to the MCP handshake within {self._connect_timeout_s:g} s{garbled}; a first start "
-                    "that downloads the server (npx, uvx) may need more: upstream_connect_timeout_s"
-                )
+                self._failed(f"no answer to the MCP handshake within {self._connect_timeout_s:g} s{garbled}{SLOW_HINT}")
                 return  # leaving the contexts stops the server; the state is already settled
             except (MCPError, RuntimeError, ValidationError) as exc:
                 kind = self.config.kind
