@@ -20,6 +20,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+MODERN_META: dict[str, object] = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "tests", "version": "0"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+"""The ``_meta`` a hand-written 2026-07-28 request carries in place of a handshake."""
+
+
 def server_env(**extra: str) -> dict[str, str]:
     """The test process's environment without SANDBOX_* settings, plus ``extra``."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("SANDBOX_")}

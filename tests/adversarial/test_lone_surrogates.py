@@ -19,17 +19,13 @@ import pytest
 
 from sandbox_server.transport.surrogates import protect, replaced, restore
 
-from ..servers import http_server
+from ..servers import MODERN_META, http_server
 
 pytestmark = pytest.mark.anyio
 
 WAIT_S = 30
 CODES = "Array.from({ length: input.length }, (_, i) => input.charCodeAt(i))"
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+META = MODERN_META
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,

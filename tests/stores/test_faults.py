@@ -24,6 +24,7 @@ import httpx2
 import pytest
 from mcp import Client
 
+from ..servers import MODERN_META
 from .load import LoadClient, Outcome
 from .replicas import Replica, replica_env, replicas
 from .services import Logged, balancer, redis_server
@@ -132,16 +133,11 @@ LONG_CALL = "const end = Date.now() + 7000; while (Date.now() < end) {} 'drained
 async def _long_call(replica: Replica, outcome: dict[str, Any]) -> None:
     """One request straight to ``replica``, on one connection: an SDK client would open others beside it (which a
     draining replica no longer accepts), where behind HAProxy they would go to another replica."""
-    meta = {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "fault-test", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    }
     request = {
         "jsonrpc": "2.0",
         "id": 1,
         "method": "tools/call",
-        "params": {"_meta": meta, "name": "execute_js", "arguments": {"code": LONG_CALL, "timeout_ms": 20_000}},
+        "params": {"_meta": MODERN_META, "name": "execute_js", "arguments": {"code": LONG_CALL, "timeout_ms": 20_000}},
     }
     headers = {
         "Accept": "application/json, text/event-stream",
