@@ -102,6 +102,27 @@ def _check(notes: list[str], who: str, what: str, text: str, expected: str | Non
         notes.append(f"{who}'s {what} result does not contain {expected}: {text[:200]!r}")
 
 
+async def _session_and_add(
+    plan: Plan, progress: Progress, peer: _Peer, server: RunningServer
+) -> dict[str, list[float]]:
+    """sandbox-server's ``1+1`` in a warm session and its ``add``, each call right after one of the peer's trivial
+    calls (so that each follows the same kind of call), with the peer's calls of these rounds as their baseline."""
+    samples: dict[str, list[float]] = {"rounds.peer": [], "session.ours": [], "add.ours": []}
+    ours = (("session.ours", "execute_js", {"code": ONE_PLUS_ONE, "session": "peer"}),
+            ("add.ours", "add", {"a": "1", "b": "1"}))  # fmt: skip
+    bar = progress.bar(f"session and add x{plan.peer_iterations}, alternating", plan.warmup + plan.peer_iterations)
+    for i in range(plan.warmup + plan.peer_iterations):
+        for key, tool, arguments in ours:
+            peer_ms, _ = await peer.run(peer.code.trivial)
+            our_ms = await _timed(server, tool, arguments)
+            if i >= plan.warmup:
+                samples["rounds.peer"].append(peer_ms)
+                samples[key].append(our_ms)
+        bar.advance()
+    bar.close()
+    return samples
+
+
 async def _timed(server: RunningServer, tool: str, arguments: dict[str, str]) -> float:
     started = time.perf_counter()
     await server.call(tool, arguments)
@@ -125,8 +146,7 @@ class _Found:
 async def _side_by_side(
     plan: Plan, progress: Progress, spec: PeerSpec, section: Section
 ) -> tuple[dict[str, list[float]], _Found]:
-    keys = ("trivial.peer", "trivial.ours", "session.ours", "add.ours", "sum.peer", "sum.ours")
-    samples: dict[str, list[float]] = {key: [] for key in keys}
+    samples: dict[str, list[float]] = {key: [] for key in ("trivial.peer", "trivial.ours", "sum.peer", "sum.ours")}
     with anyio.fail_after(PEER_SESSION_TIMEOUT_S):
         async with _connected(spec) as peer, running_server() as server:
             section.notes.append(
@@ -156,13 +176,6 @@ async def _side_by_side(
                     if i >= warmup:
                         samples[f"{kind}.peer"].append(peer_ms)
                         samples[f"{kind}.ours"].append(our_ms)
-                    if kind == "trivial":
-                        # The same rounds time a warm session's call and the exact tool, between the peer's calls.
-                        session_ms = await _timed(server, "execute_js", {"code": our_code, "session": "peer"})
-                        add_ms = await _timed(server, "add", {"a": "1", "b": "1"})
-                        if i >= warmup:
-                            samples["session.ours"].append(session_ms)
-                            samples["add.ours"].append(add_ms)
                     if i == 0:
                         _check(section.notes, spec.name, kind, text, expected)
                         _check(section.notes, "sandbox-server", kind, ours, "2" if kind == "trivial" else SUM_EXPECTED)
@@ -171,6 +184,8 @@ async def _side_by_side(
                 if kind == "trivial" and peer.pid is not None:
                     samples["cpu.peer"] = [(_tree_cpu_ms(peer.pid) - cpu_before[0]) / iterations]
                     samples["cpu.ours"] = [(_tree_cpu_ms(server.pid) - cpu_before[1]) / iterations]
+                if kind == "trivial":
+                    samples.update(await _session_and_add(plan, progress, peer, server))
             found = _Found(peer.tool, peer.argument, peer.code)
     return samples, found
 
@@ -231,10 +246,12 @@ async def measure(plan: Plan, progress: Progress, spec: PeerSpec) -> Section:
         section.rows.append(Row(f"{kind}.ours", f"sandbox-server: {label}", unit, samples[f"{kind}.ours"]))
         section.compare(f"{kind}.ours", f"{kind}.peer", short=spec.name)
         if kind == "trivial":
+            label_peer = f"{spec.name}: {label}, in the rounds below"
+            section.rows.append(Row("rounds.peer", label_peer, unit, samples["rounds.peer"]))
             for key, ours in (("session", "`1+1` in a warm session"), ("add", "the exact `add` tool")):
-                label_ours = f"sandbox-server: {ours}, same rounds"
+                label_ours = f"sandbox-server: {ours}, each right after one of those"
                 section.rows.append(Row(f"{key}.ours", label_ours, unit, samples[f"{key}.ours"]))
-                section.compare(f"{key}.ours", "trivial.peer", short=f"{spec.name}'s trivial call")
+                section.compare(f"{key}.ours", "rounds.peer", short=f"{spec.name}'s trivial call")
     section.notes.append(
         "CPU per trivial call is user + system time from /proc of each server's process tree (sandbox-server: the "
         "server and its workers) over the measured calls, divided by their number."

@@ -10,19 +10,23 @@ from decimal import Decimal
 
 from mcp.server.mcpserver import MCPServer
 
-__all__ = ["main", "server"]
-
-server = MCPServer("sdk-floor")
+__all__ = ["main", "make_server"]
 
 
-@server.tool()
-def add(a: str, b: str) -> str:
-    """The exact sum of two decimal numbers written as strings."""
-    return str(Decimal(a) + Decimal(b))
+def make_server() -> MCPServer:
+    """A new server: one per connection, as an in-process client runs its lifespan."""
+    server = MCPServer("sdk-floor")
+
+    @server.tool()
+    def add(a: str, b: str) -> str:
+        """The exact sum of two decimal numbers written as strings."""
+        return str(Decimal(a) + Decimal(b))
+
+    return server
 
 
 def main() -> None:
-    server.run("stdio")
+    make_server().run("stdio")
 
 
 if __name__ == "__main__":

@@ -5,12 +5,13 @@ Five kinds of call, on both MCP revisions: ``add`` on the smallest server the SD
 and a fresh isolate's object result. Latency is measured in interleaved rounds (one call of each kind per round, so
 the machine's load falls on all alike); CPU in a block of back-to-back calls per kind, read from ``/proc`` for the
 client (this process), the server and its workers. Two more kinds of row split the floor: ``add`` with the client and
-each server in this one process (the SDK's in-memory transport, no stdio), and a line sent to a child Python process
-and back, the floor of any hop between two processes on this machine.
+sandbox-server in this one process (the SDK's in-memory transport, no stdio), and a line sent to a child Python
+process and back, the floor of any hop between two processes on this machine.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -131,25 +132,28 @@ async def _cpu(plan: Plan, progress: Progress, floor: _Side, ours: _Side, mode: 
     return samples
 
 
-async def _in_process(plan: Plan, progress: Progress, mode: str) -> dict[str, list[float]]:
-    """``add`` with the client and each server in this one process (the SDK's in-memory transport): the SDK's
-    dispatch on both ends without stdio, processes or pipes."""
-    from benchmarks.sdk_floor_server import server as floor_server
+async def _in_process(plan: Plan, progress: Progress, mode: str) -> list[float]:
+    """``add`` with the client and sandbox-server in this one process (the SDK's in-memory transport): the SDK's
+    dispatch on both ends and the server's own work, without stdio, processes or pipes."""
     from sandbox_server.server import build_server
 
-    samples: dict[str, list[float]] = {"sdk_add": [], "add": []}
-    arguments = {"a": "1", "b": "2"}
+    samples: list[float] = []
     bar = progress.bar(f"{mode}: add in process x{plan.latency_iterations}", plan.warmup + plan.latency_iterations)
-    async with Client(floor_server, mode=mode) as floor, Client(build_server(), mode=mode) as ours:
+    # The server in this process logs a line per call where logging is set up; the report's stderr is for progress.
+    logger = logging.getLogger("sandbox_server")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    async with AsyncExitStack() as stack:
+        stack.callback(logger.setLevel, level)
+        client = await stack.enter_async_context(Client(build_server(), mode=mode))
         for i in range(plan.warmup + plan.latency_iterations):
-            for key, client in (("sdk_add", floor), ("add", ours)):
-                started = time.perf_counter()
-                result = await client.call_tool("add", arguments)
-                elapsed = (time.perf_counter() - started) * 1000
-                if result.is_error or "3" not in " ".join(getattr(b, "text", "") for b in result.content):
-                    raise CallFailed(f"add in process failed or answered wrong: {result.content!r:.300}")
-                if i >= plan.warmup:
-                    samples[key].append(elapsed)
+            started = time.perf_counter()
+            result = await client.call_tool("add", {"a": "1", "b": "2"})
+            elapsed = (time.perf_counter() - started) * 1000
+            if result.is_error or "3" not in " ".join(getattr(block, "text", "") for block in result.content):
+                raise CallFailed(f"add in process failed or answered wrong: {result.content!r:.300}")
+            if i >= plan.warmup:
+                samples.append(elapsed)
             bar.advance()
     bar.close()
     return samples
@@ -189,12 +193,8 @@ async def measure(plan: Plan, progress: Progress) -> Section:
                     await _call(floor if kind.on_floor_server else ours, kind)
             samples = await _latency(plan, progress, floor, ours, mode)
             samples.update(await _cpu(plan, progress, floor, ours, mode))
-        in_process = await _in_process(plan, progress, mode)
-        section.rows.append(Row(f"{mode}.inproc.sdk_add", f"{revision}: `add` on the SDK's smallest server, in process",
-                                "ms", in_process["sdk_add"]))  # fmt: skip
-        section.rows.append(Row(f"{mode}.inproc.add", f"{revision}: sandbox-server `add`, in process", "ms",
-                                in_process["add"]))  # fmt: skip
-        section.compare(f"{mode}.inproc.add", f"{mode}.inproc.sdk_add", short="SDK floor in process")
+        section.rows.append(Row(f"{mode}.inproc.add", f"{revision}: sandbox-server `add`, client and server in process",
+                                "ms", await _in_process(plan, progress, mode)))  # fmt: skip
         for kind in KINDS:
             key = f"{mode}.{kind.key}"
             section.rows.append(Row(key, f"{revision}: {kind.label}, latency", "ms", samples[kind.key]))
