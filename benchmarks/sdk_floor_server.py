@@ -1,7 +1,7 @@
 """The smallest MCP server the Python SDK makes: one ``add`` tool over stdio, and nothing of sandbox-server's.
 
 Section 23 calls it beside sandbox-server's own ``add`` so that the SDK's share of a call (its transport, dispatch,
-validation and serialisation on both ends) is measured, not assumed. Run as ``python -m benchmarks.sdk_floor_server``.
+validation and serialisation on both ends) is measured, not assumed.
 """
 
 from __future__ import annotations
@@ -26,8 +26,5 @@ def make_server() -> MCPServer:
 
 
 def main() -> None:
+    """Serve over stdio (section 23 starts it with ``python -c``: no benchmark module is an entry point)."""
     make_server().run("stdio")
-
-
-if __name__ == "__main__":
-    main()

@@ -18,6 +18,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -54,6 +55,8 @@ KINDS = (
     Kind("object", "`({ a: [1, 2] })` in a fresh isolate", False, "execute_js", {"code": "({ a: [1, 2] })"}),
 )
 
+_ROOT = Path(__file__).resolve().parent.parent
+"""The source checkout, whence the SDK's smallest server is started."""
 _ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n"
 
 
@@ -66,7 +69,10 @@ class _Side:
 @asynccontextmanager
 async def _servers(mode: str) -> AsyncIterator[tuple[_Side, _Side]]:
     """The SDK's floor server and a sandbox-server, each with a client in ``mode``."""
-    floor = StdioServerParameters(command=sys.executable, args=["-m", "benchmarks.sdk_floor_server"], env=server_env())
+    floor = StdioServerParameters(
+        command=sys.executable, args=["-c", "from benchmarks.sdk_floor_server import main; main()"],
+        env=server_env(), cwd=str(_ROOT),
+    )  # fmt: skip
     sides = []
     async with AsyncExitStack() as stack:
         for parameters in (floor, server_parameters()):
