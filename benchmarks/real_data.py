@@ -68,8 +68,10 @@ def _sales(folder: Path) -> None:
 def _orders(folder: Path) -> None:
     rng = random.Random(20260202)
     lines = ["order_id,customer,amount"]
-    for number in range(1, ORDERS + 1):
-        lines.append(f"{1000 + number},{rng.choice(CUSTOMERS)},{rng.randrange(500, 50_000) / 100:.2f}")
+    lines += [
+        f"{1000 + number},{rng.choice(CUSTOMERS)},{rng.randrange(500, 50_000) / 100:.2f}"
+        for number in range(1, ORDERS + 1)
+    ]
     (folder / "orders.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

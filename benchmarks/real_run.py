@@ -125,8 +125,7 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
     async with everything_over_http(installed) as url, AsyncExitStack() as stack:
         entries = worlds["direct"].commands(installed, url)
         clients = {
-            name: await stack.enter_async_context(Client(_parameters(entries[name]), mode="legacy"))
-            for name in SERVERS
+            name: await stack.enter_async_context(Client(_parameters(entries[name]), mode="legacy")) for name in SERVERS
         }
         listed = {name: await _listed(client) for name, client in clients.items()}
         desktop = sum(count(visible(tool)) for tools in listed.values() for tool in tools)

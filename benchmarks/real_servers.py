@@ -28,7 +28,8 @@ __all__ = ["NPM_PACKAGES", "PYPI_PACKAGES", "SERVERS", "Installed", "World", "ev
 CACHE = Path(os.environ.get("SANDBOX_SERVER_TEST_CACHE", "~/.cache/sandbox-server-tests")).expanduser()
 NPM_VERSION = "2026.8.31"
 NPM_PACKAGES = {
-    name: f"@modelcontextprotocol/server-{name}" for name in ("everything", "memory", "filesystem", "sequential-thinking")
+    name: f"@modelcontextprotocol/server-{name}"
+    for name in ("everything", "memory", "filesystem", "sequential-thinking")
 }
 PYPI_PACKAGES = {
     "time": ("mcp-server-time==2026.10.19", "mcp==2.3.0"),
@@ -37,6 +38,8 @@ PYPI_PACKAGES = {
 """Each Python server's pins: the server and the SDK release it runs on."""
 SERVERS = ("everything", "everything_http", "memory", "filesystem", "thinking", "time", "sqlite")
 """The names the servers go by in every configuration, in the order a desktop client lists them."""
+SQLITE_MAIN = "from mcp_server_sqlite import main; main()"
+"""mcp-server-sqlite has no ``__main__`` module: its entry point, run by its environment's interpreter."""
 INSTALL_TIMEOUT_S = 600
 HTTP_START_TIMEOUT_S = 30
 
@@ -82,7 +85,7 @@ class World:
             "time": {"command": installed.python("time"), "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]},
             "sqlite": {
                 "command": installed.python("sqlite"),
-                "args": ["-c", "from mcp_server_sqlite import main; main()", "--db-path", str(self.folder / "db.sqlite")],
+                "args": ["-c", SQLITE_MAIN, "--db-path", str(self.folder / "db.sqlite")],
             },
         }
 

@@ -92,14 +92,23 @@ async def _memory_direct(calls: Calls, folder: str) -> Any:
 def _memory_code(folder: str) -> str:
     return """\
 const m = tools.memory;
-await m.create_entities({ entities: [{ name: 'Hedy', entityType: 'person', observations: ['role: frequency-hopping inventor'] }] });
-await m.create_relations({ relations: [{ from: 'Hedy', to: 'Kernel', relationType: 'works_on' }, { from: 'Radia', to: 'Hedy', relationType: 'mentors' }] });
+await m.create_entities({
+  entities: [{ name: 'Hedy', entityType: 'person', observations: ['role: frequency-hopping inventor'] }],
+});
+await m.create_relations({
+  relations: [
+    { from: 'Hedy', to: 'Kernel', relationType: 'works_on' },
+    { from: 'Radia', to: 'Hedy', relationType: 'mentors' },
+  ],
+});
 const { relations } = await m.open_nodes({ names: ['Kernel'] });
 const names = relations.filter((r) => r.to === 'Kernel' && r.relationType === 'works_on').map((r) => r.from);
 const team = await m.open_nodes({ names });
 ({
   team: team.entities.map((e) => [e.name, e.observations.join('; ')]).sort(),
-  mentors: team.relations.filter((r) => r.relationType === 'mentors' && names.includes(r.from) && names.includes(r.to)).map((r) => [r.from, r.to]).sort(),
+  mentors: team.relations
+    .filter((r) => r.relationType === 'mentors' && names.includes(r.from) && names.includes(r.to))
+    .map((r) => [r.from, r.to]).sort(),
 })"""
 
 
@@ -195,7 +204,8 @@ const {{ content }} = await tools.filesystem.read_text_file({{ path: '{folder}/o
 const rows = content.trim().split('\\n').slice(1).map((line) => line.split(','));
 const db = tools.sqlite;
 await db.create_table({{ query: '{_CREATE}' }});
-await db.write_query({{ query: 'INSERT INTO orders VALUES ' + rows.map(([id, c, a]) => `(${{id}}, '${{c}}', ${{a}})`).join(', ') }});
+const values = rows.map(([id, c, a]) => `(${{id}}, '${{c}}', ${{a}})`).join(', ');
+await db.write_query({{ query: `INSERT INTO orders VALUES ${{values}}` }});
 await db.read_query({{ query: '{_TOP}' }})"""
 
 
@@ -268,7 +278,9 @@ def _everything_code(folder: str) -> str:
 const e = tools.everything_http;
 let sum = {_NUMBERS[0]};
 for (const b of [{numbers}]) sum = Number((await e.get_sum({{ a: sum, b }})).match(/is (-?[\\d.]+)/)[1]);
-const cities = await Promise.all(['New York', 'Chicago', 'Los Angeles'].map((location) => e.get_structured_content({{ location }})));
+const cities = await Promise.all(
+  ['New York', 'Chicago', 'Los Angeles'].map((location) => e.get_structured_content({{ location }})),
+);
 ({{ sum, average: Math.round(cities.reduce((s, c) => s + c.temperature, 0) / 3 * 10) / 10 }})"""
 
 

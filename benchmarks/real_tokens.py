@@ -129,11 +129,11 @@ def markdown(tallies: list[Tally], tasks: dict[str, Task], encoding: str, notes:
         "code mode, all seven servers | saved against desktop |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for t in tallies:
-        lines.append(
-            f"| {t.key} | {t.direct:,} | {t.desktop:,} | {t.code:,} | {t.saved:.1f}% | {t.code_all:,} | "
-            f"{t.saved_desktop:.1f}% |"
-        )
+    lines += [
+        f"| {t.key} | {t.direct:,} | {t.desktop:,} | {t.code:,} | {t.saved:.1f}% | {t.code_all:,} | "
+        f"{t.saved_desktop:.1f}% |"
+        for t in tallies
+    ]
     total = Tally(
         "all five",
         sum(t.direct for t in tallies),
