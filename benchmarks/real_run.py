@@ -9,8 +9,10 @@ sandbox-server configured with all seven; every transcript is made of the texts 
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +32,19 @@ from benchmarks.real_tokens import (
     markdown,
     tally,
 )
-from benchmarks.stdio_server import CallFailed, RunningServer, running_server
+from benchmarks.stdio_server import CallFailed, RunningServer, running_server, server_env
 from benchmarks.tokens import Transcript, call_text, encoding, visible
 from sandbox_server.upstream.directory import SIGNATURES_BUDGET_CHARS
 
-__all__ = ["run"]
+__all__ = ["BUDGETED", "run"]
+
+BUDGETED = (
+    "import sandbox_server.upstream.directory as d; d.SIGNATURES_BUDGET_CHARS = {budget}; "
+    "from sandbox_server.cli import main; main()"
+)
+"""sandbox-server as ``python -m sandbox_server`` runs it, with another signatures budget: 0 makes its description
+list names, as for any catalogue past ``SIGNATURES_BUDGET_CHARS``; a huge one makes it list every signature."""
+EVERY_SIGNATURE = 10**9
 
 
 class DirectCalls:
@@ -116,9 +126,18 @@ async def _code_mode(sandbox: RunningServer, task: Task, folder: str, describe: 
     return transcript, value, calls
 
 
+@asynccontextmanager
+async def _budgeted(config: Path, budget: int) -> AsyncIterator[RunningServer]:
+    env = {**server_env(), "SANDBOX_UPSTREAM": str(config)}
+    script = BUDGETED.format(budget=budget)
+    parameters = StdioServerParameters(command=sys.executable, args=["-c", script], env=env)
+    async with Client(parameters, mode="legacy") as client:
+        yield RunningServer(client, None)
+
+
 async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[Tally], list[str]]:
     # Names of one length, so that the paths in programs and results cost the same tokens in every world.
-    worlds = {name: World(root / f"w-{name}".ljust(10, "-")) for name in ("direct", "code", "code_all")}
+    worlds = {name: World(root / f"w-{name}".ljust(10, "-")) for name in ("direct", "code", "signature", "names")}
     for world in worlds.values():
         write_world(world.folder)
     notes: list[str] = []
@@ -144,20 +163,28 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
             config = _config(worlds["code"], installed, url, task.servers, root)
             async with running_server(SANDBOX_UPSTREAM=str(config)) as sandbox:
                 codes[task.key] = await _code_mode(sandbox, task, str(worlds["code"].files), describe=False)
-        config = _config(worlds["code_all"], installed, url, SERVERS, root)
-        alls: dict[str, tuple[Transcript, Any, int]] = {}
-        async with running_server(SANDBOX_UPSTREAM=str(config)) as sandbox:
-            description = (await _code_tool(sandbox)).description or ""
-            signatures = lists_signatures(description)
-            for task in TASKS:
-                alls[task.key] = await _code_mode(sandbox, task, str(worlds["code_all"].files), not signatures)
+        alls: dict[str, dict[str, tuple[Transcript, Any, int]]] = {"signatures": {}, "names": {}}
+        listing = 0
+        for style, budget, world in (("signatures", EVERY_SIGNATURE, "signature"), ("names", 0, "names")):
+            async with _budgeted(_config(worlds[world], installed, url, SERVERS, root), budget) as sandbox:
+                description = (await _code_tool(sandbox)).description or ""
+                if lists_signatures(description) != (style == "signatures"):
+                    raise CallFailed(f"with a signatures budget of {budget} the description does not list {style}")
+                if style == "signatures":
+                    listing = len(description) - description.index("\ntools") - 1
+                for task in TASKS:
+                    folder = str(worlds[world].files)
+                    alls[style][task.key] = await _code_mode(sandbox, task, folder, describe=style == "names")
     tallies = []
     for task in TASKS:
         (direct, value, made), (code, code_value, code_calls) = directs[task.key], codes[task.key]
         check_answers(task, value, code_value)
-        check_answers(task, value, alls[task.key][1])
-        counted = tally(task.key, direct, desktop, code, alls[task.key][0], count)
-        counted.calls = {"direct": made, "code": code_calls, "code_all": alls[task.key][2]}
+        signatures, names = alls["signatures"][task.key], alls["names"][task.key]
+        check_answers(task, value, signatures[1])
+        check_answers(task, value, names[1])
+        counted = tally(task.key, direct, desktop, code, signatures[0], names[0], count)
+        counted.default_names = listing > SIGNATURES_BUDGET_CHARS
+        counted.calls = {"direct": made, "code": code_calls, "signatures": signatures[2], "names": names[2]}
         tallies.append(counted)
     tool_count = sum(len(tools) for tools in listed.values())
     notes += [
@@ -165,13 +192,13 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
         f"The desktop listing: every tool of the seven servers ({tool_count} tools, {desktop:,} tokens as "
         "name, title, description and input schema JSON). The per-task listing: every tool of the servers the task "
         "uses.",
-        f"With all seven servers, `{TOOL}`'s description lists "
-        + (
-            "compact signatures (the catalogue fits `SIGNATURES_BUDGET_CHARS`), so no task needs a `$describe` turn."
-            if signatures
-            else f"tool names only (the signatures are past `SIGNATURES_BUDGET_CHARS` = {SIGNATURES_BUDGET_CHARS:,} "
-            "characters), so each task spends a first call on `$describe` of the tools it uses, counted in its total."
-        ),
+        f"All seven servers: their compact signatures take {listing:,} characters, "
+        + ("within" if listing <= SIGNATURES_BUDGET_CHARS else "past")
+        + f" `SIGNATURES_BUDGET_CHARS` ({SIGNATURES_BUDGET_CHARS:,}), so `{TOOL}`'s description lists "
+        + ("their signatures." if listing <= SIGNATURES_BUDGET_CHARS else "tool names only.")
+        + " Both styles are measured, each on a sandbox-server whose budget is set in its process (to 0 for names, "
+        "to 10^9 for signatures); with names, each task first makes a call with `$describe` of the tools it uses, "
+        "and that turn is counted. The target against the desktop listing is judged on the style the budget picks.",
         "Measured: every text the model reads (listings; results as their text content, what a client shows). "
         "Modelled: what it writes (each call as its name and arguments JSON; the program; the final answer in the "
         f"same words each way). Not counted: the system prompt, the user's request, and the listings of "
@@ -194,8 +221,8 @@ async def run() -> tuple[str, dict[str, Any], bool]:
     figures = {
         "encoding": name,
         "tasks": {
-            t.key: {"direct": t.direct, "desktop": t.desktop, "code": t.code, "code_all": t.code_all,
-                    "parts": t.parts, "turns": t.turns, "calls": t.calls}
+            t.key: {"direct": t.direct, "desktop": t.desktop, "code": t.code, "signatures": t.signatures,
+                    "names": t.names, "code_all": t.code_all, "parts": t.parts, "turns": t.turns, "calls": t.calls}
             for t in tallies
         },
     }  # fmt: skip
