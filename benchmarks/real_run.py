@@ -103,6 +103,11 @@ def _config(world: World, installed: Installed, url: str, servers: tuple[str, ..
     return path
 
 
+def _listing_chars(description: str) -> int:
+    """The characters of the upstream listing, the part of the description that ``SIGNATURES_BUDGET_CHARS`` bounds."""
+    return len(description) - description.index("\ntools") - 1
+
+
 async def _code_tool(sandbox: RunningServer) -> types.Tool:
     return next(tool for tool in (await sandbox.client.list_tools()).tools if tool.name == TOOL)
 
@@ -159,9 +164,11 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
             transcript.add("final answer written", "write", task.answer(value))
             directs[task.key] = (transcript, value, calls.made)
         codes: dict[str, tuple[Transcript, Any, int]] = {}
+        sizes: dict[str, int] = {}
         for task in TASKS:
             config = _config(worlds["code"], installed, url, task.servers, root)
             async with running_server(SANDBOX_UPSTREAM=str(config)) as sandbox:
+                sizes[task.key] = _listing_chars((await _code_tool(sandbox)).description or "")
                 codes[task.key] = await _code_mode(sandbox, task, str(worlds["code"].files), describe=False)
         alls: dict[str, dict[str, tuple[Transcript, Any, int]]] = {"signatures": {}, "names": {}}
         listing = 0
@@ -171,7 +178,7 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
                 if lists_signatures(description) != (style == "signatures"):
                     raise CallFailed(f"with a signatures budget of {budget} the description does not list {style}")
                 if style == "signatures":
-                    listing = len(description) - description.index("\ntools") - 1
+                    listing = _listing_chars(description)
                 for task in TASKS:
                     folder = str(worlds[world].files)
                     alls[style][task.key] = await _code_mode(sandbox, task, folder, describe=style == "names")
@@ -186,9 +193,16 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
         counted.default_names = listing > SIGNATURES_BUDGET_CHARS
         counted.calls = {"direct": made, "code": code_calls, "signatures": signatures[2], "names": names[2]}
         tallies.append(counted)
+    rendered = sum(t.parts["code"].get("the task's code: result read", 0) for t in tallies)
+    compact = sum(count(json.dumps(codes[task.key][1], separators=(",", ":"))) for task in TASKS)
     tool_count = sum(len(tools) for tools in listed.values())
     notes += [
         "Answers agree: yes, for every task, each way (the run fails otherwise).",
+        "The listing of each task's servers in code mode: "
+        + ", ".join(f"{key} {chars:,}" for key, chars in sizes.items())
+        + " characters of signatures.",
+        f"Code mode's results as read (rendered, with the calls made): {rendered:,} tokens over the five tasks; "
+        f"the same values as compact JSON would be {compact:,}.",
         f"The desktop listing: every tool of the seven servers ({tool_count} tools, {desktop:,} tokens as "
         "name, title, description and input schema JSON). The per-task listing: every tool of the servers the task "
         "uses.",
