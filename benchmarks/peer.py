@@ -102,6 +102,12 @@ def _check(notes: list[str], who: str, what: str, text: str, expected: str | Non
         notes.append(f"{who}'s {what} result does not contain {expected}: {text[:200]!r}")
 
 
+async def _timed(server: RunningServer, tool: str, arguments: dict[str, str]) -> float:
+    started = time.perf_counter()
+    await server.call(tool, arguments)
+    return (time.perf_counter() - started) * 1000
+
+
 async def _ours(server: RunningServer, code: str) -> tuple[float, str]:
     elapsed, outcome = await server.timed_execute(code)
     return elapsed, str(outcome.get("resultText"))
@@ -119,7 +125,8 @@ class _Found:
 async def _side_by_side(
     plan: Plan, progress: Progress, spec: PeerSpec, section: Section
 ) -> tuple[dict[str, list[float]], _Found]:
-    samples: dict[str, list[float]] = {key: [] for key in ("trivial.peer", "trivial.ours", "sum.peer", "sum.ours")}
+    keys = ("trivial.peer", "trivial.ours", "session.ours", "add.ours", "sum.peer", "sum.ours")
+    samples: dict[str, list[float]] = {key: [] for key in keys}
     with anyio.fail_after(PEER_SESSION_TIMEOUT_S):
         async with _connected(spec) as peer, running_server() as server:
             section.notes.append(
@@ -149,6 +156,13 @@ async def _side_by_side(
                     if i >= warmup:
                         samples[f"{kind}.peer"].append(peer_ms)
                         samples[f"{kind}.ours"].append(our_ms)
+                    if kind == "trivial":
+                        # The same rounds time a warm session's call and the exact tool, between the peer's calls.
+                        session_ms = await _timed(server, "execute_js", {"code": our_code, "session": "peer"})
+                        add_ms = await _timed(server, "add", {"a": "1", "b": "1"})
+                        if i >= warmup:
+                            samples["session.ours"].append(session_ms)
+                            samples["add.ours"].append(add_ms)
                     if i == 0:
                         _check(section.notes, spec.name, kind, text, expected)
                         _check(section.notes, "sandbox-server", kind, ours, "2" if kind == "trivial" else SUM_EXPECTED)
@@ -216,6 +230,11 @@ async def measure(plan: Plan, progress: Progress, spec: PeerSpec) -> Section:
         section.rows.append(Row(f"{kind}.peer", f"{spec.name}: {label}", unit, samples[f"{kind}.peer"]))
         section.rows.append(Row(f"{kind}.ours", f"sandbox-server: {label}", unit, samples[f"{kind}.ours"]))
         section.compare(f"{kind}.ours", f"{kind}.peer", short=spec.name)
+        if kind == "trivial":
+            for key, ours in (("session", "`1+1` in a warm session"), ("add", "the exact `add` tool")):
+                label_ours = f"sandbox-server: {ours}, same rounds"
+                section.rows.append(Row(f"{key}.ours", label_ours, unit, samples[f"{key}.ours"]))
+                section.compare(f"{key}.ours", "trivial.peer", short=f"{spec.name}'s trivial call")
     section.notes.append(
         "CPU per trivial call is user + system time from /proc of each server's process tree (sandbox-server: the "
         "server and its workers) over the measured calls, divided by their number."

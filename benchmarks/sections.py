@@ -31,8 +31,10 @@ from benchmarks import (
     peer,
     peer_options,
     rebuild,
+    recording,
     sessions,
     sessions_task,
+    stages,
     throughput,
     tokens,
     work,
@@ -73,6 +75,8 @@ PARTS: tuple[Part, ...] = (
     Part("packages", "20. npm packages: a server with them, and first imports"),
     Part("balancer", "21. replicas behind HAProxy"),
     Part("rebuild", "22. sessions rebuilt from their journal of 1, 10 and 100 cells"),
+    Part("stages", "23. where a small call's time goes, per process, against the SDK's own floor"),
+    Part("recording", "24. the journal's cost: code-mode runs recorded for replay against unrecorded"),
 )
 SHARED_SERVER = ("latency", "work", "throughput")
 """Parts measured on one server, as a client session would use it."""
@@ -159,6 +163,10 @@ class Run:
             await self.add("balancer", lambda: balancer.measure(plan, progress))
         if "rebuild" in only:
             await self.add("rebuild", lambda: rebuild.measure(plan, progress))
+        if "stages" in only:
+            await self.add("stages", lambda: stages.measure(plan, progress))
+        if "recording" in only:
+            await self.add("recording", lambda: recording.measure(plan, progress))
 
     async def measure_on_one_server(self) -> None:
         """Sections 3 to 5 (those named), on one server, as a client session would use it."""

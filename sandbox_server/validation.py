@@ -89,28 +89,43 @@ _QUICK_OBJECT_KEYWORDS = frozenset({"type", "properties", "required", "additiona
 _QUICK_KEYWORDS: dict[str, frozenset[str]] = {
     "string": frozenset({"type", "minLength", "maxLength", "pattern"}) | _ANNOTATIONS,
     "integer": frozenset({"type", "minimum", "maximum"}) | _ANNOTATIONS,
+    "number": frozenset({"type", "minimum", "maximum"}) | _ANNOTATIONS,
     "boolean": frozenset({"type"}) | _ANNOTATIONS,
 }
 
 
 def _quick_check(schema: Any) -> Check | None:
-    """A check that says exactly what the schema says of a value, for a schema of one plain type (a string with
-    lengths and a pattern, an integer with bounds, a boolean) or of annotations only; None for any other."""
+    """A check that says exactly what the schema says of a value, for a schema of plain types (a string with
+    lengths and a pattern, an integer or a number with bounds, a boolean; one type or a list of them, each bound
+    applying to its own type as in JSON Schema) or of annotations only; None for any other."""
     if not isinstance(schema, Mapping):
         return None
     kind = schema.get("type")
     if kind is None:
         return (lambda value: True) if set(schema) <= _ANNOTATIONS else None
-    if not isinstance(kind, str) or not set(schema) <= _QUICK_KEYWORDS.get(kind, frozenset()):
+    kinds = [kind] if isinstance(kind, str) else kind
+    if not isinstance(kinds, list) or not kinds or not all(isinstance(k, str) and k in _QUICK_KEYWORDS for k in kinds):
+        return None
+    if len(set(kinds)) != len(kinds) or not set(schema) <= frozenset().union(*(_QUICK_KEYWORDS[k] for k in kinds)):
         return None
     bounds = [schema.get(name) for name in ("minLength", "maxLength", "minimum", "maximum")]
     if not all(bound is None or (isinstance(bound, int | float) and not isinstance(bound, bool)) for bound in bounds):
         return None
+    checks = [_type_check(k, schema) for k in kinds]
+    if len(checks) == 1:
+        return checks[0]
+    return lambda value: any(check(value) for check in checks)
+
+
+def _type_check(kind: str, schema: Mapping[str, Any]) -> Check:
+    """The check of one plain type with the bounds of ``schema`` that apply to it."""
     if kind == "boolean":
         return lambda value: type(value) is bool
-    if kind == "integer":
+    if kind in ("integer", "number"):
         low, high = schema.get("minimum", -math.inf), schema.get("maximum", math.inf)
-        return lambda value: type(value) is int and low <= value <= high
+        # A float that is whole is an integer to JSON Schema; the glance leaves it to the schema (no verdict).
+        types = (int,) if kind == "integer" else (int, float)
+        return lambda value: type(value) in types and low <= value <= high
     shortest, longest = schema.get("minLength", 0), schema.get("maxLength", math.inf)
     pattern = schema.get("pattern")
     search = None if pattern is None else re.compile(pattern).search

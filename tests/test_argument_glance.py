@@ -31,6 +31,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "i": {"type": "integer", "minimum": -1, "maximum": 5},
             "b": {"type": "boolean", "title": "b"},
             "any": {"description": "anything"},
+            "n": {"type": "number", "minimum": -1.5, "maximum": 5},
+            "ns": {"type": ["number", "string"], "maxLength": 3, "minimum": 0},
         },
     },
 }
@@ -82,7 +84,7 @@ def test_the_answer_is_the_schemas_whether_or_not_the_arguments_are_judged_at_a_
 
 
 _ABSENT = object()
-_OTHER_TYPES = {"string": [1, "a b"], "integer": [True, 1.0, "1"], "boolean": [1, None]}
+_OTHER_TYPES = {"string": [1, "a b"], "integer": [True, 1.0, "1"], "number": [True, "1"], "boolean": [1, None]}
 
 
 def candidates(schema: Any) -> list[Any]:
@@ -97,7 +99,12 @@ def candidates(schema: Any) -> list[Any]:
         for name in ("minLength", "maxLength"):
             if isinstance(schema.get(name), int):
                 found += ["a" * length for length in range(max(0, schema[name] - 1), schema[name] + 2)]
-        found += {"string": ["a"], "integer": [0], "boolean": [True]}.get(kind, []) if isinstance(kind, str) else []
+        found += (
+            {"string": ["a"], "integer": [0], "number": [0.5], "boolean": [True]}.get(kind, [])
+            if isinstance(kind, str)
+            else []
+        )
+        found += [True, "abcd", "ab", -1, 2.5] if isinstance(kind, list) else []
     return found
 
 
@@ -111,6 +118,16 @@ def test_at_every_edge_of_every_bound_the_answer_is_the_schemas(tool: str) -> No
         assert validator.problems(arguments) == validator._schema_problems(arguments), arguments
         glanced += validator._valid_at_a_glance(arguments)
     assert glanced > 0
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{"a": "1", "b": "2"}, {"a": 17, "b": -2.5}, {"a": "123456789012345678901234567890", "b": -30}],
+)
+def test_the_usual_calls_of_add_are_judged_valid_at_a_glance(arguments: dict[str, Any]) -> None:
+    validator = VALIDATORS["add"]
+    assert validator._valid_at_a_glance(arguments)
+    assert validator._schema_problems(arguments) == []
 
 
 @pytest.mark.parametrize(

@@ -76,8 +76,9 @@ Outcome.__doc__ = """The outcome of one execution, as sent by the worker (JSON-c
 Node's console would (``resultShortened`` when it leaves something out: items, depth, part of a string);
 ``durationMs`` is the execution time measured in the worker, or by the pool when the
 worker could not answer. A job that asked to keep its isolate (a session's) adds how many runs the isolate has had
-(``isolateRuns``) and its heap's used bytes (``heapBytes``). ``displays`` is, from the runtime, how many images
-``display()`` collected; the worker replaces it with their JSON text (``[{"kind", "data"}]``) before it leaves.
+(``isolateRuns``) and the used bytes of its heap when the job began (``heapBytes``). ``displays`` is, from the
+runtime, how many images ``display()`` collected; the worker replaces it with their JSON text
+(``[{"kind", "data"}]``) before it leaves.
 ``journal`` is a journaled run's record of its clock readings and order of events (``js_runtime/journal.js``).
 """
 

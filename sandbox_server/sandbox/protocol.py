@@ -166,7 +166,8 @@ class Job:
         tools: What the global ``tools`` lists (``{"servers": [{"name", "tools", "unavailable"}]}``): the other
             MCP servers' tools the code may call through ``host``; None for no global ``tools``.
         keep: Keep the isolate after the job for the next one (a session's worker); its outcome then says how many
-            runs the isolate has had (``isolateRuns``) and its heap (``heapBytes``).
+            runs the isolate has had (``isolateRuns``) and the heap in use when the job began (``heapBytes``,
+            read after the previous job, off the call's path).
         charts: Whether the server can render charts and SVG, so that ``display()`` takes them (PNG and JPEG bytes
             it takes always).
         cell: Run the code as a session's cell: its top-level declarations become the isolate's globals, and may be

@@ -227,8 +227,8 @@ OUTPUT_SCHEMA: dict[str, Any] = {
         },
         "session": {
             "type": "object",
-            "description": "the session the call ran in: the handle continuing it, calls so far, age, heap, "
-            "whether this call created it",
+            "description": "the session the call ran in: the handle continuing it, calls so far, age, heap at the "
+            "call's start, whether this call created it",
             "properties": {
                 "name": {"type": "string"},
                 "handle": {"type": "string"},

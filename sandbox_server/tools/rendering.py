@@ -200,8 +200,8 @@ def _calls_line(calls: Sequence[dict[str, Any]]) -> str:
 
 
 def _session_line(session: dict[str, Any]) -> str:
-    """``Session "sales": call 3, 42 s old, heap 4.2 MiB; continue it with session "h.v1...".`` (or that it is new,
-    rebuilt, or that this call was not applied)."""
+    """``Session "sales": call 3, 42 s old, heap 4.2 MiB at its start; continue it with session "h.v1...".`` (or
+    that it is new, rebuilt, or that this call was not applied)."""
     name, handle = session["name"], session["handle"]
     follow = f'continue it with session: "{handle}"'
     heap = session["heapBytes"] / 2**20
@@ -214,4 +214,4 @@ def _session_line(session: dict[str, Any]) -> str:
         )
     rebuilt = ", rebuilt from its journal" if session.get("rebuilt") else ""
     age = f"{session['ageS']:.0f} s old"
-    return f'Session "{name}": call {session["calls"]}, {age}, heap {heap:.1f} MiB{rebuilt}; {follow}.'
+    return f'Session "{name}": call {session["calls"]}, {age}, heap {heap:.1f} MiB at its start{rebuilt}; {follow}.'

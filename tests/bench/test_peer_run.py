@@ -36,6 +36,13 @@ async def test_a_peer_is_measured_side_by_side_with_ratios_and_checked_results()
         assert len(theirs.samples) == count and len(ours.samples) == count
         assert ours.ratio == pytest.approx(ours.median / theirs.median)
         assert ours.baseline == "fake"
+    # The same rounds time sandbox-server's warm session call and its add, against the peer's trivial call.
+    trivial = section.row("trivial.peer")
+    assert trivial is not None
+    for key in ("session", "add"):
+        row = section.row(f"{key}.ours")
+        assert row is not None and len(row.samples) == 3, key
+        assert row.ratio == pytest.approx(row.median / trivial.median) and row.baseline == "fake's trivial call"
     # CPU comes in 10 ms clock ticks: over three calls it may well read zero, so only its presence is checked.
     cpu = section.row("cpu.peer")
     assert cpu is not None and len(cpu.samples) == 1 and cpu.samples[0] >= 0

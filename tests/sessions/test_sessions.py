@@ -26,6 +26,17 @@ async def test_globals_and_functions_persist_between_the_calls_of_a_session(serv
         assert 'Session "s": call 3' in third["text"]
 
 
+async def test_a_call_reports_the_heap_its_session_held_when_it_began(server: Server) -> None:
+    # The heap is read after each call, off its path: the next call reports what the previous one left.
+    async with server.connect() as one:
+        small = await one.call("1")
+        grown = await one.call("globalThis.big = new Array(4e6).fill(1.5); big.length")
+        after = await one.call("big.length")
+    assert grown["session"]["heapBytes"] - small["session"]["heapBytes"] < 8 * 2**20
+    assert after["session"]["heapBytes"] - grown["session"]["heapBytes"] > 24 * 2**20
+    assert "MiB at its start" in after["text"]
+
+
 async def test_a_call_without_a_session_starts_fresh_as_before(server: Server) -> None:
     async with server.connect() as one:
         await one.value("globalThis.left = 'behind'")

@@ -186,6 +186,7 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
     channel.send(ready)
     jobs = 0
     runs = 0  # runs of the current isolate, for a session's worker
+    heap_at_start: int | None = None  # a session isolate's heap in use, read after its last job
     try:
         while (message := await _next_run(incoming, isolate, compile_when_idle=runs == 0)) is not None:
             request = _read_request(message)
@@ -196,6 +197,8 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
             # Isolate.start), and a bridge without limits refuses each call at once.
             keeping = request.get("keep") is True
             bridge = HostBridge(isolate, job_id, host, channel.send) if host is not None or keeping else None
+            if keeping and heap_at_start is None:
+                heap_at_start = isolate.heap().get("used", 0)
             incoming.bridge = bridge
             pause = asyncio.Event()
             incoming.running = (job_id, pause)
@@ -208,15 +211,19 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
                     await bridge.close()
             runs += 1
             keep = request.get("keep") is True and not isolate.stuck and not _ends_state(outcome)
-            if request.get("keep") is True:
-                outcome = {**outcome, "isolateRuns": runs, "heapBytes": isolate.heap().get("used", 0)}
+            if keeping:
+                outcome = {**outcome, "isolateRuns": runs, "heapBytes": heap_at_start or 0}
             channel.send(outcome_message(job_id, outcome))
             jobs += 1
             if keep:
                 # A session's isolate stays for its next call, whatever the job counts say: retiring would lose it.
+                # Reading the heap walks it (0.5-1.3 ms): done here, after the outcome left and before the worker
+                # is ready again, it is off the call's path; the next call reports it as the heap it began with.
+                heap_at_start = isolate.heap().get("used", 0)
                 channel.send(ready)
                 continue
             runs = 0
+            heap_at_start = None
             if isolate.stuck:
                 # Disposing of an isolate that is still running would wait for it: make way for a fresh process.
                 stuck = "its isolate stayed busy in native code after its job was stopped"
