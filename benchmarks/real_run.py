@@ -1,6 +1,7 @@
-"""The servers and sessions of the study ``real_tokens`` (:mod:`benchmarks.real_tokens`): three fresh worlds of the
-same data, one for the direct client, one for the sandbox-servers configured with each task's servers, one for the
-sandbox-server configured with all seven; every transcript is made of the texts the servers really answered.
+"""The servers and sessions of the study ``real_tokens`` (:mod:`benchmarks.real_tokens`): four fresh worlds of the
+same data, one for the direct client, one for the sandbox-servers configured with each task's servers, and one for
+each sandbox-server configured with all seven (listing signatures, listing names); every transcript is made of the
+texts the servers really answered.
 
 ``python -m benchmarks --only real_tokens`` runs it (it installs the servers on first use: see
 :mod:`benchmarks.real_servers`).
