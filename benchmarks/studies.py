@@ -1,6 +1,8 @@
 """Studies: measurements that ``python -m benchmarks`` makes only when ``--only`` names them, each with a report of
 its own (Markdown after the sections' report; with ``--json``, its figures under ``studies``).
 
+- ``real_tokens``: the tokens of five multi-step tasks against seven real MCP servers, direct and in code mode
+  (:mod:`.real_tokens`; installs the servers from npm and PyPI on first use);
 - ``soak``: many mixed calls through one server, watching memory, processes and descriptors (:mod:`.soak`);
 - ``source``: what the source analysis before V8 costs each call (:mod:`.source`);
 - ``upstream_stops``: how soon upstream servers hear of cancellations, and what retries cost (:mod:`.upstream_stops`);
@@ -16,7 +18,7 @@ from typing import Any
 
 import anyio
 
-from benchmarks import soak, source, upstream_stops, web_first_use
+from benchmarks import real_run, soak, source, upstream_stops, web_first_use
 
 __all__ = ["STUDIES", "Study", "add_arguments"]
 
@@ -46,11 +48,17 @@ async def _upstream_stops(quick: bool, args: argparse.Namespace) -> Study:
     return Study(await upstream_stops.report(quick) + "\n")
 
 
+async def _real_tokens(quick: bool, args: argparse.Namespace) -> Study:
+    markdown, figures, failed = await real_run.run()
+    return Study(markdown, figures, failed=failed)
+
+
 async def _web_first_use(quick: bool, args: argparse.Namespace) -> Study:
     return Study(await anyio.to_thread.run_sync(web_first_use.report, quick))
 
 
 STUDIES: dict[str, Callable[[bool, argparse.Namespace], Awaitable[Study]]] = {
+    "real_tokens": _real_tokens,
     "soak": _soak,
     "source": _source,
     "upstream_stops": _upstream_stops,

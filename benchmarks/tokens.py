@@ -22,7 +22,18 @@ from benchmarks.code_mode import TOOL, CodeModeServers, text_of
 from benchmarks.model import Row, Section
 from benchmarks.progress import Progress
 
-__all__ = ["DESCRIBE", "ENCODINGS", "TASK", "Transcript", "answer", "encoding", "measure", "top_open", "visible"]
+__all__ = [
+    "DESCRIBE",
+    "ENCODINGS",
+    "TASK",
+    "Transcript",
+    "answer",
+    "call_text",
+    "encoding",
+    "measure",
+    "top_open",
+    "visible",
+]
 
 TOP = 20
 ENCODINGS = ("o200k_base", "cl100k_base")

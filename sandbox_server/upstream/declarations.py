@@ -167,10 +167,11 @@ class _Writer:
         self.alias: str | None = None
         """The alias being written, if any, and how many object or array types into it the writer is."""
         self.structure = 0
+        self.said: set[tuple[str, str]] = set()  # (property, doc) pairs the declaration being written documented
         self.closures: dict[tuple[int, str], frozenset[tuple[str, str]] | None] = {}
 
     def tool(self, tool: ToolInfo, name: str, max_chars: int) -> str:
-        self.budget, self.truncated = max_chars, False
+        self.budget, self.truncated, self.said = max_chars, False, set()
         pascal = "".join(word[:1].upper() + word[1:] for word in re.split(r"[^0-9A-Za-z]+", tool.name) if word)
         self.document, self.root_name = tool.input_schema, type_name(pascal + "Args")
         args = self.type(tool.input_schema, "", 1) if tool.input_schema is not None else "Record<string, unknown>"
@@ -267,6 +268,8 @@ class _Writer:
         for key, sub in itertools.islice(properties.items(), MAX_MEMBERS):
             name = str(key)
             doc = _schema_doc(sub)
+            doc = "" if (name, doc) in self.said else doc  # a result repeating its arguments' docs: said once
+            self.said.add((name, doc))
             self.budget -= len(name) + len(doc)
             optional = "" if name in required else "?"
             members.append((doc, f"{property_key(name)}{optional}: {self.type(sub, inner, depth + 1)}"))

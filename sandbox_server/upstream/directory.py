@@ -22,14 +22,17 @@ from sandbox_server.upstream.group import Upstreams
 from sandbox_server.upstream.policy import Decision, ServerTools, combined_annotations, decide
 from sandbox_server.upstream.schemas import SchemaCheck
 from sandbox_server.upstream.search import call_expression
+from sandbox_server.upstream.shared_types import name_repeated
 from sandbox_server.upstream.signatures import signature
 from sandbox_server.upstream.typescript import function_name
 
 __all__ = ["LISTED_TOOLS", "SIGNATURES_BUDGET_CHARS", "Directory", "Found", "public_reason"]
 
-SIGNATURES_BUDGET_CHARS = 6_000
-"""While every signature fits in this many characters (about 1,500 tokens of cl100k), the description lists each
-tool's compact signature, so that code can call a tool without a ``tools.$describe`` turn first; past it, names."""
+SIGNATURES_BUDGET_CHARS = 3_000
+"""While every signature fits in this many characters (about 750 tokens), the description lists each tool's compact
+signature, so that code can call a tool without a ``tools.$describe`` turn first; past it, names. Measured against
+real servers (``python -m benchmarks --only real_tokens``, docs/code-mode.md): past about this size, names and one
+``$describe`` turn of the tools a task uses cost fewer tokens than every signature."""
 LISTED_TOOLS = 60
 """Past this many callable tools, the description lists servers with their counts instead of tool names."""
 MAX_REASON_CHARS = 200
@@ -147,7 +150,8 @@ class Directory:
         for style in ("signatures", "names", "counts"):
             if style == "names" and total > LISTED_TOOLS:
                 continue
-            text = "\n".join(_block(block, style) for block in blocks)
+            texts = [_block(block, style) for block in blocks]
+            text = "\n".join(texts if style == "counts" else _deduplicated(blocks, texts))
             if style != "signatures" or len(text) <= SIGNATURES_BUDGET_CHARS:
                 return text
         return ""  # unreachable: the counts always fit
@@ -173,15 +177,36 @@ def _block(block: tuple[str, list[tuple[ToolInfo, str]], list[str]] | str, style
     if style == "counts":
         asking = sum(1 for _, mark in tools if mark)
         return f"{head}: {len(tools)} tools" + (f", {asking} ask the user first" if asking else "") + tail
+    declared = {name: alias for alias, name in aliases([info.name for info, _ in tools]).items()}
     if style == "names":
-        names = ", ".join(_member(info.name) + mark for info, mark in tools)
+        names = ", ".join(_member(declared.get(info.name, info.name)) + mark for info, mark in tools)
         return f"{head}: {names or 'no callable tools'}{tail}"
-    lines = [f"  {signature(info, _member(info.name))}{mark}" for info, mark in tools]
-    return f"{head}:\n" + ("\n".join(lines) if lines else "  (no callable tools)") + tail
+    types, lines = name_repeated([signature(info, _member(declared.get(info.name, info.name))) for info, _ in tools])
+    lines = [*types, *(line + mark for line, (_, mark) in zip(lines, tools, strict=True))]
+    return f"{head}:\n" + ("\n".join("  " + line for line in lines) if lines else "  (no callable tools)") + tail
+
+
+def _deduplicated(blocks: list[tuple[str, list[tuple[ToolInfo, str]], list[str]] | str], texts: list[str]) -> list[str]:
+    """A server whose listing is another's, word for word (the same server configured twice, over stdio and HTTP),
+    named with the other instead of listed again."""
+    seen: dict[str, str] = {}
+    out = []
+    for block, text in zip(blocks, texts, strict=True):
+        if isinstance(block, str) or not block[1]:  # unavailable, or nothing callable: said as it is
+            out.append(text)
+            continue
+        head, body = block[0], text[len(block[0]) + 1 :]
+        if body in seen:
+            out.append(f"{head}: the same tools as {seen[body]}")
+            continue
+        seen[body] = head
+        out.append(text)
+    return out
 
 
 def _member(name: str) -> str:
-    """How a tool's name follows its server in code: ``name`` or ``["get-sum"]``."""
+    """How a tool's name follows its server in code: ``name`` or ``["get-sum"]`` (for a name that is not an
+    identifier and has no declared alias)."""
     expression = call_expression("x", name)
     return expression[len("tools.x") :].removeprefix(".")
 

@@ -2,7 +2,8 @@
 write the call without a ``tools.$describe`` first (argument names, types, which are optional; the result's shape),
 few enough tokens to list a whole small catalogue. ``tools.$describe`` gives the full declaration with the docs.
 
-A signature reads ``get_record({id: number, fields?: string[]}): {record: {id: number, name: string, …}}``: object
+A signature reads ``get_record({id: number, fields?: string[]}): {record: {id: number, name: string, …}}`` (the
+argument is the one object the call takes; when every member is optional it may be left out): object
 types are written inline, nested objects past :data:`MAX_DEPTH` and members past :data:`MAX_MEMBERS` become ``…``,
 a ``$ref`` becomes the last word of its pointer. Schemas are untrusted: any JSON value is accepted and the text is
 bounded (:data:`MAX_SIGNATURE_CHARS`).
@@ -24,7 +25,9 @@ MAX_ENUM = 6
 MAX_SIGNATURE_CHARS = 400
 _PRIMITIVES = {"string": "string", "number": "number", "integer": "number", "boolean": "boolean", "null": "null"}
 _CONTENT_WORDS = ("image", "audio", "resource", "blob", "base64", "binary", "media", "screenshot", "picture")
-TEXT_RESULT = "string"
+TEXT_RESULT = "string | object"
+"""The result type of a tool without an output schema: its text, or the parsed value when that text is one JSON
+object or array (``values.result_value``), which no declaration can tell apart before the call."""
 CONTENT_RESULT = "ToolContent"
 """The result type of a tool without an output schema that says it gives images, audio or resources."""
 
@@ -32,16 +35,15 @@ CONTENT_RESULT = "ToolContent"
 def signature(tool: ToolInfo, name: str) -> str:
     """``name(args): Result`` for ``tool``, on one line."""
     args = _type(tool.input_schema, 1) if tool.input_schema is not None else "{}"
-    optional = "?" if _all_optional(tool.input_schema) else ""
-    shown = "()" if args in ("{}", "object") else f"(args{optional}: {args})"
+    shown = "()" if args in ("{}", "object") else f"({args})"
     text = f"{name}{shown}: {result_type(tool, compact=True)}"
     return text if len(text) <= MAX_SIGNATURE_CHARS else text[: MAX_SIGNATURE_CHARS - 1] + "…"
 
 
 def result_type(tool: ToolInfo, *, compact: bool) -> str:
-    """What a call of ``tool`` resolves to when it has no output schema: its text (``string``), or for a tool whose
-    description speaks of images, audio or resources, the content object (``ToolContent``). With a schema (and
-    ``compact``), its compact type."""
+    """What a call of ``tool`` resolves to when it has no output schema: its text, parsed when it is JSON
+    (``string | object``), or for a tool whose description speaks of images, audio or resources, the content object
+    (``ToolContent``). With a schema (and ``compact``), its compact type."""
     if tool.output_schema is not None and compact:
         return _type(tool.output_schema, 1)
     words = f"{tool.name} {tool.title or ''} {tool.description or ''}".lower()
@@ -110,10 +112,3 @@ def _literal(value: object) -> str:
     if value is None or isinstance(value, bool | int | float):
         return "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
     return "unknown"
-
-
-def _all_optional(schema: object) -> bool:
-    if not isinstance(schema, Mapping):
-        return True
-    required = schema.get("required")
-    return not (isinstance(required, list) and required)

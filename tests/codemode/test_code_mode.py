@@ -53,12 +53,14 @@ async def test_execute_js_keeps_its_pure_annotations_and_has_no_tools_global(mod
 
 async def test_the_description_lists_servers_and_tools_and_unavailable_ones(mode: CodeMode) -> None:
     description = (await mode.tool()).description or ""
-    assert "tools.records:\n  list_records(args?: {limit?: number, " in description
-    assert "  get_record(args: {id: number}): {record: {id: number, name: string, " in description
+    assert "tools.records:\n  type RecordType = {id: number, name: string, " in description
+    assert "\n  list_records({limit?: number, " in description
+    assert "  get_record({id: number}): {record: RecordType}" in description
     assert (
-        'tools["my-store"]:\n  set_flag(args: {name: string, value: boolean}): string\n  state(): string' in description
+        'tools["my-store"]:\n  set_flag({name: string, value: boolean}): string | object\n  state(): string | object'
+        in description
     )
-    assert "  delete_record(args: {id: number}): string (asks the user first)" in description
+    assert "  delete_record({id: number}): string | object (asks the user first)" in description
     assert "refused by the user's policy: delete_record, create_record, touch, set_flag" in description
     assert "tools.gone: unavailable (the server exited during the MCP handshake)" in description
     assert "$search" in description and "$describe" in description
@@ -125,6 +127,21 @@ async def test_every_kind_of_result_comes_in_the_documented_shape_and_has_conten
     assert value[7] is True
     assert value[8:11] == ["string", 10, True]
     assert value[11:] == ["image", "image/png", "string"]
+
+
+async def test_a_tool_without_output_schema_is_declared_as_what_it_delivers_text_or_parsed_json(mode: CodeMode) -> None:
+    description = (await mode.tool()).description or ""
+    declared = {
+        name: await mode.value(f"await tools.$describe('records.{name}')") for name in ("json_text", "search_text")
+    }
+    kinds = await mode.value(
+        "[typeof (await tools.records.json_text()), typeof (await tools.records.search_text({ q: 'record-1' }))]"
+    )
+    assert kinds == ["object", "string"]  # one tool's JSON text arrives parsed, the other's text as a string
+    for name, text in declared.items():  # and neither is declared as only one of the two
+        assert "Promise<string | object>" in text, text
+        line = description.split(f"\n  {name}(", 1)[1].split("\n", 1)[0]
+        assert line.endswith("): string | object"), line
 
 
 async def test_an_upstream_error_throws_a_tool_error_with_its_own_text(mode: CodeMode) -> None:

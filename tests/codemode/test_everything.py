@@ -21,7 +21,7 @@ async def test_the_reference_server_is_called_from_javascript(upstream_dir: Path
     config = write_config(upstream_dir, {"everything": {"command": command[0], "args": command[1:]}}, "everything.json")
     async with code_mode(config, upstream_connect_timeout_s=30.0) as connected:
         description = (await connected.tool()).description or ""
-        assert "tools.everything:\n" in description and "  echo(args: {message: string}): string" in description
+        assert "tools.everything:\n" in description and "  echo({message: string}): string | object" in description
         value = await connected.value(
             """
             const echoed = await tools.everything.echo({ message: 'hello from the sandbox' });

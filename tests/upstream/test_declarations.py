@@ -77,11 +77,11 @@ def test_a_common_tool_is_declared_as_a_function_with_its_documentation() -> Non
     )
 
 
-def test_a_text_tool_without_output_schema_is_declared_as_returning_a_string_without_boilerplate() -> None:
+def test_a_text_tool_without_output_schema_is_declared_as_its_text_or_the_parsed_json_without_boilerplate() -> None:
     text = declaration(tool({"type": "object", "properties": {}}, name="get-item", server="my-server"))
     assert text == (
         '/** tools["my-server"]["get-item"](args) */\n'
-        "declare function get_item(args?: Record<string, unknown>): Promise<string>;"
+        "declare function get_item(args?: Record<string, unknown>): Promise<string | object>;"
     )
     assert " ".join(RESULT_WITHOUT_SCHEMA.split()[:6]) not in text
 
@@ -208,7 +208,8 @@ def test_a_reference_to_the_root_is_an_alias_named_after_the_tool() -> None:
 def test_a_cycle_of_aliases_that_are_only_each_other_is_cut() -> None:
     text = declaration(tool({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}))
     assert text.endswith(
-        "declare function search_issues(args: A): Promise<string>;\ntype A = B;\ntype B = unknown /* recursive */;"
+        "declare function search_issues(args: A): Promise<string | object>;\n"
+        "type A = B;\ntype B = unknown /* recursive */;"
     )
 
 
