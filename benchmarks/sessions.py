@@ -247,7 +247,10 @@ async def measure_memory(plan: Plan, progress: Progress) -> Section:
             while len(heaps) < count:
                 name = f"idle-{len(heaps)}"
                 _, outcome = await timed_call(server, {"code": SMALL_STATE, "session": name})
-                heaps.append(int(in_session(outcome, name, created=True)["heapBytes"]))
+                in_session(outcome, name, created=True)
+                # A call reports the heap it began with: a second, empty one reads what the first kept.
+                _, outcome = await timed_call(server, {"code": "0", "session": name})
+                heaps.append(int(in_session(outcome, name, created=False)["heapBytes"]))
                 bar.advance()
             await anyio.sleep(0.3)
             rss[count], pss[count], workers = await _readings(server)

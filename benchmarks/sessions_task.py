@@ -128,18 +128,21 @@ async def _session_way(server: RunningServer, name: str, csv: str) -> tuple[list
     session's heap after it; each question's ms; the answers."""
     load_args = {"code": LOAD_CODE, "input": csv, "session": name, "timeout_ms": SCENARIO_TIMEOUT_MS}
     load, outcome = await timed_call(server, load_args)
-    heap = float(in_session(outcome, name, created=True)["heapBytes"])
+    in_session(outcome, name, created=True)
     if outcome.get("result") != CSV_ROWS:
         raise CallFailed(f"the load call parsed {outcome.get('result')!r} rows, expected {CSV_ROWS}")
-    loaded = [load, float(outcome["durationMs"]), heap]
-    times, answers = [], []
-    for _, body in QUESTIONS:
+    load_inside = float(outcome["durationMs"])
+    times, answers, heap = [], [], 0.0
+    for i, (_, body) in enumerate(QUESTIONS):
         elapsed, outcome = await timed_call(server, {"code": question_code(body), "session": name})
-        if in_session(outcome, name, created=False).get("reset"):
+        session = in_session(outcome, name, created=False)
+        if session.get("reset"):
             raise CallFailed(f"session {name!r} lost its state: {outcome['session']['reset']}")
+        if i == 0:
+            heap = float(session["heapBytes"])  # the heap the first question began with: the load's
         times.append(elapsed)
         answers.append(outcome.get("result"))
-    return loaded, times, answers
+    return [load, load_inside, heap], times, answers
 
 
 async def _reload_way(server: RunningServer, csv: str) -> tuple[list[float], list[float], list[Any]]:
