@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from sandbox_server.upstream.typescript import TYPE_WORDS
+from sandbox_server.upstream.typescript import TYPE_WORDS, string_end
 
 __all__ = ["MIN_CHARS", "name_repeated"]
 
@@ -29,9 +29,7 @@ def _objects(line: str) -> list[tuple[str, str]]:
     while position < len(line):
         char = line[position]
         if char == '"':
-            position += 1
-            while position < len(line) and line[position] != '"':
-                position += 2 if line[position] == "\\" else 1
+            position = string_end(line, position)
         elif char == "{":
             starts.append(position)
         elif char == "}" and starts:

@@ -20,6 +20,7 @@ __all__ = [
     "object_body",
     "parenthesized",
     "property_key",
+    "string_end",
     "type_name",
     "union",
 ]
@@ -48,15 +49,21 @@ def array_of(element: str) -> str:
     return f"{parenthesized(element, '|&')}[]"
 
 
+def string_end(text: str, position: int) -> int:
+    """The index of the quote that closes the string literal opening at ``position`` (``len(text)`` if none)."""
+    position += 1
+    while position < len(text) and text[position] != '"':
+        position += 2 if text[position] == "\\" else 1
+    return position
+
+
 def parenthesized(text: str, operators: str) -> str:
     """``text`` in parentheses when an operator of ``operators`` is at its top level (outside brackets)."""
     depth, position = 0, 0
     while position < len(text):
         char = text[position]
         if char == '"':
-            position += 1
-            while position < len(text) and text[position] != '"':
-                position += 2 if text[position] == "\\" else 1
+            position = string_end(text, position)
         elif text.startswith("/*", position):
             position = text.find("*/", position + 2) + 1 or len(text)
         elif char in "([{<":
