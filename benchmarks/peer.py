@@ -114,19 +114,13 @@ async def _session_and_add(
     for i in range(plan.warmup + plan.peer_iterations):
         for key, tool, arguments in ours:
             peer_ms, _ = await peer.run(peer.code.trivial)
-            our_ms = await _timed(server, tool, arguments)
+            our_ms, _ = await server.timed_call(tool, arguments)
             if i >= plan.warmup:
                 samples["rounds.peer"].append(peer_ms)
                 samples[key].append(our_ms)
         bar.advance()
     bar.close()
     return samples
-
-
-async def _timed(server: RunningServer, tool: str, arguments: dict[str, str]) -> float:
-    started = time.perf_counter()
-    await server.call(tool, arguments)
-    return (time.perf_counter() - started) * 1000
 
 
 async def _ours(server: RunningServer, code: str) -> tuple[float, str]:

@@ -58,11 +58,15 @@ class RunningServer:
         """Run ``code`` with ``execute_js``; returns the structured outcome."""
         return await self.call("execute_js", {"code": code})
 
+    async def timed_call(self, name: str, arguments: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+        """Milliseconds of one call of tool ``name`` end to end, and its structured content."""
+        started = time.perf_counter()
+        outcome = await self.call(name, arguments)
+        return (time.perf_counter() - started) * 1000, outcome
+
     async def timed_execute(self, code: str) -> tuple[float, dict[str, Any]]:
         """Milliseconds of one ``execute_js`` call end to end, and its structured outcome."""
-        started = time.perf_counter()
-        outcome = await self.execute(code)
-        return (time.perf_counter() - started) * 1000, outcome
+        return await self.timed_call("execute_js", {"code": code})
 
     def processes(self) -> tuple[int | None, list[int]]:
         """The server's pid and its worker processes' pids (its descendants)."""

@@ -210,7 +210,7 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
                 if bridge is not None:
                     await bridge.close()
             runs += 1
-            keep = request.get("keep") is True and not isolate.stuck and not _ends_state(outcome)
+            keep = keeping and not isolate.stuck and not _ends_state(outcome)
             if keeping:
                 outcome = {**outcome, "isolateRuns": runs, "heapBytes": heap_at_start or 0}
             channel.send(outcome_message(job_id, outcome))
