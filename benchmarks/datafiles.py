@@ -65,9 +65,8 @@ def _host_preparation(folder: Path, name: str, form: str) -> float:
 
 
 async def _timed(server: RunningServer, arguments: dict[str, Any]) -> tuple[float, float, Any]:
-    started = time.perf_counter()
-    outcome = await server.call("execute_js", arguments)
-    return (time.perf_counter() - started) * 1000, float(outcome["durationMs"]), outcome.get("result")
+    elapsed, outcome = await server.timed_call("execute_js", arguments)
+    return elapsed, float(outcome["durationMs"]), outcome.get("result")
 
 
 async def measure(plan: Plan, progress: Progress) -> Section:

@@ -10,7 +10,6 @@ runs). The kinds of call are interleaved, so that drift in machine load affects 
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +47,8 @@ CASES: tuple[tuple[str, str, str, Any], ...] = (
 
 
 async def _timed(server: RunningServer, code: str) -> tuple[float, Any]:
-    started = time.perf_counter()
-    outcome = await server.call("execute_js", {"code": code})
-    return (time.perf_counter() - started) * 1000, outcome.get("result")
+    elapsed, outcome = await server.timed_execute(code)
+    return elapsed, outcome.get("result")
 
 
 async def measure(plan: Plan, progress: Progress) -> Section:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import statistics
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +45,8 @@ def _add_packages(folder: Path) -> None:
 
 
 async def _timed(server: RunningServer, code: str) -> tuple[float, float, Any]:
-    started = time.perf_counter()
-    outcome = await server.call("execute_js", {"code": code, "timeout_ms": 20_000})
-    return (time.perf_counter() - started) * 1000, float(outcome.get("durationMs") or 0), outcome.get("result")
+    elapsed, outcome = await server.timed_call("execute_js", {"code": code, "timeout_ms": 20_000})
+    return elapsed, float(outcome.get("durationMs") or 0), outcome.get("result")
 
 
 async def measure(plan: Plan, progress: Progress) -> Section:
