@@ -49,7 +49,7 @@ function workerRequest() {
     case 'deferredLoaded': return deferredLoaded();
     case 'compileGroups': return compileCommonGroups();
     case 'packages': return offerPackages(body);
-    case 'connect': return connect(arguments[0], body);
+    case 'connect': return connect(arguments[0], body, arguments[1]);
     default: return false;
   }
 }

@@ -11,6 +11,8 @@
 const hostState = {
   __proto__: null,
   notify: undefined,
+  // Whether the current run may call the host (its options said so, or run() was handed the notification).
+  allowed: false,
   nextId: 1,
   // Pending calls by id: their promise's resolve and reject.
   pending: ObjectCreate(null),
@@ -21,13 +23,14 @@ const hostState = {
 function resetHostCalls() {
   hostState.pending = ObjectCreate(null);
   hostState.count = 0;
+  hostState.allowed = false;
   // Ids count from 1 in every run, so that a run done again asks under the same ids.
   hostState.nextId = 1;
 }
 
 // A promise of the host's answer to `kind` with `payload` (plain JSON values the runtime built).
 function hostCall(kind, payload) {
-  if (hostState.notify === undefined || runState.finished) {
+  if (hostState.notify === undefined || !hostState.allowed || runState.finished) {
     return PromiseReject(new ErrorCtor('this call cannot reach the host: the server offers it no data folder or other servers to ask'));
   }
   const id = hostState.nextId++;

@@ -162,7 +162,7 @@ function releaseHeld() {
   const ready = replaying ? state.held[state.events[state.eventPos]] !== undefined : ObjectKeys(state.held).length > 0;
   if (!ready) return;
   state.releasing = true;
-  afterDelay(1, releaseNextHeld);
+  nextTask(releaseNextHeld);
 }
 
 // group: journal

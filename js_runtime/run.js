@@ -32,6 +32,8 @@ const runState = {
   asyncMode: false,
   // Set when run() returned without an outcome: finish() then hands it to `deliver`.
   pending: false,
+  // A warm-up's run, whose outcome nobody waits for: finish() keeps it (see warmUpTools).
+  silent: false,
   checkGeneration: 0,
   idleChecks: 0,
   outcome: undefined,
@@ -45,7 +47,8 @@ const runState = {
 // (hex) for the web crypto API. Unreadable options leave the defaults.
 function parseOptions(optionsJson) {
   const options = { __proto__: null, cap: DEFAULT_OUTPUT_CAP, seed: undefined, completion: undefined, journal: undefined,
-    nodePreload: undefined, webPreload: undefined, tools: undefined, charts: false, session: false, cellPrelude: undefined };
+    nodePreload: undefined, webPreload: undefined, tools: undefined, charts: false, session: false, cellPrelude: undefined,
+    host: false };
   try {
     const parsed = JSONParse(optionsJson);
     if (parsed === null || typeof parsed !== 'object') return options;
@@ -69,6 +72,8 @@ function parseOptions(optionsJson) {
     options.session = session !== undefined && session.value === true;
     const tools = describe(parsed, 'tools');
     if (tools !== undefined) options.tools = tools.value;
+    const host = describe(parsed, 'host');
+    options.host = host !== undefined && host.value === true;
     options.cellPrelude = cellPrelude(describe(parsed, 'cellNames'));
     const dataFolder = describe(parsed, 'dataFolder');
     runState.dataFolder = dataFolder !== undefined && dataFolder.value === true;
@@ -138,6 +143,7 @@ function resetRun(options) {
   runState.syntaxMode = null;
   runState.asyncMode = false;
   runState.pending = false;
+  runState.silent = false;
   runState.checkGeneration++;
   runState.idleChecks = 0;
   runState.outcome = undefined;
@@ -155,19 +161,22 @@ function resetRun(options) {
 }
 
 // `hostNotify` (a native function, or nothing) is the notification the run's host calls go through
-// (host.js); the worker passes it, as every argument here, before any model-written code runs.
+// (host.js), when connect() did not receive it; given, it lets the run call the host, as the
+// option `host` does. The worker passes every argument here before any model-written code runs.
 function run(code, inputJson, optionsJson, filesPayload, hostNotify) {
-  if (typeof hostNotify === 'function' && hostState.notify === undefined) hostState.notify = hostNotify;
+  const hostGiven = typeof hostNotify === 'function';
+  if (hostGiven && hostState.notify === undefined) hostState.notify = hostNotify;
   try {
-    return startRun('' + code, inputJson, '' + optionsJson, filesPayload);
+    return startRun('' + code, inputJson, '' + optionsJson, filesPayload, hostGiven);
   } catch (error) {
     return internalFailureOutcome(error);
   }
 }
 
-function startRun(code, inputJson, optionsJson, filesPayload) {
+function startRun(code, inputJson, optionsJson, filesPayload, hostGiven) {
   const options = parseOptions(optionsJson);
   resetRun(options);
+  hostState.allowed = options.host || hostGiven === true;
   let input;
   if (typeof inputJson === 'string' && inputJson !== '') {
     try {
@@ -381,19 +390,34 @@ let deliver;
 // changed). connect() returns it. Only the worker holds it.
 const workerArguments = [];
 
-// `setup` is 'warm' or 'cold' (whether to run the warm-up), a line break and the deferred source.
-// Returns the argument list once connected, the warm-up's failure if it failed, or false.
-function connect(callback, setup) {
+// `setup` is 'cold', 'warm' (run the warm-up) or 'warm-tools' (run the code-mode warm-up too), a
+// line break and the deferred source;
+// `hostCallback`, when given, the notification of host calls (host.js), which a run may use only
+// when its options say `host`. Returns the argument list once connected, the warm-up's failure
+// if it failed, or false.
+function connect(callback, setup, hostCallback) {
   if (deliver !== undefined || typeof callback !== 'function' || typeof setup !== 'string') return false;
   deliver = callback;
+  if (typeof hostCallback === 'function') hostState.notify = hostCallback;
   const newline = StringPrototypeIndexOf(setup, '\n');
   deferredSource = StringPrototypeSlice(setup, newline + 1);
-  if (StringPrototypeSlice(setup, 0, newline) === 'warm') {
+  const mode = StringPrototypeSlice(setup, 0, newline);
+  if (mode === 'warm' || mode === 'warm-tools') {
     const failure = warmUp();
+    if (failure !== '') return failure;
+  }
+  if (mode === 'warm-tools') {
+    const failure = warmUpTools();
     if (failure !== '') return failure;
   }
   return workerArguments;
 }
+
+// A job as the worker sends one for `0`, with the options it sends with every job (their values
+// do not matter, only the paths through the runtime they take).
+const WARM_UP_OPTIONS = '{"outputCap":65536,"seed":"' + StringPrototypeRepeat('0', 64) +
+  '","completion":[0,1,"expression"],"charts":true}';
+const WARM_UP_JOB = JSONStringify({ code: '0', input: '', options: WARM_UP_OPTIONS, files: '' });
 
 // Runs a trivial job before the real one arrives, so that V8 has compiled the runtime's own
 // code for it (it compiles a function on its first call). Returns '' when the run went as it
@@ -401,7 +425,7 @@ function connect(callback, setup) {
 function warmUp() {
   let text;
   try {
-    text = run('0', '', '{}');
+    text = runJobText(WARM_UP_JOB);
     const outcome = JSONParse(text);
     if (outcome.ok === true && outcome.resultText === '0') text = '';
   } catch (error) {
@@ -506,7 +530,7 @@ function scheduleCheck() {
   if (runState.finished) return;
   runState.idleChecks = 0;
   const generation = ++runState.checkGeneration;
-  afterDelay(1, () => checkDone(generation));
+  nextTask(() => checkDone(generation));
 }
 
 // group: async
@@ -551,7 +575,7 @@ function finish() {
   runState.outcome = text;
   if (runState.pending) {
     runState.pending = false;
-    deliverOutcome(text);
+    if (!runState.silent) deliverOutcome(text);
   }
   return text;
 }

@@ -61,6 +61,14 @@ async function waitThenCall(cell, ms, callback) {
   callback();
 }
 
+// Calls `callback` as a separate task as soon as every pending microtask has run: a wait that
+// is released as soon as it starts, which V8 settles from a task of its own. The shortest
+// timer, 1 ms, costs a run that awaits something that much at least, at every turn that waits
+// for such a task (the end of an asynchronous run, a journaled answer's turn).
+function nextTask(callback) {
+  releaseCell(afterDelay(1, callback));
+}
+
 // Ends the wait on `cell` now, and any wait it would start later.
 function releaseCell(cell) {
   AtomicsStore(cell, 0, 1);

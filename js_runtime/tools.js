@@ -282,3 +282,50 @@ function toolCall(kind, payload, serverName, toolName) {
       ? error.message : 'the tool call failed', fields);
   }]));
 }
+
+// A code-mode job as the worker sends one: an awaited call of one tool, with the options of
+// such a job (the manifest names a server `w` with a tool `t`).
+const WARM_UP_TOOLS_CODE = 'const r = await tools.w.t({ n: 1 });\nr.n';
+const WARM_UP_TOOLS_JOB = JSONStringify({
+  code: WARM_UP_TOOLS_CODE,
+  input: '',
+  options: JSONStringify({
+    outputCap: 65536,
+    seed: StringPrototypeRepeat('0', 64),
+    completion: [WARM_UP_TOOLS_CODE.length - 3, WARM_UP_TOOLS_CODE.length, 'expression'],
+    tools: { servers: [{ name: 'w', tools: ['t'], aliases: {}, unavailable: null, unusable: false }] },
+    charts: true,
+    host: true,
+  }),
+  files: '',
+});
+
+// Runs a code-mode job before the real one arrives, in an isolate a worker prepares after a
+// code-mode job (the next is likely one too), so that V8 has compiled the runtime's tools,
+// host-call and asynchronous paths, which a fresh isolate otherwise compiles while the job
+// waits. The call is answered here, at once; nothing leaves the isolate. What the run
+// installs is taken away again, as the next job may be a plain one. Its end comes in a task
+// of its own, after this returns, and is kept (silent). Returns '' when the run went as it
+// should, otherwise a description for the log.
+function warmUpTools() {
+  const notify = hostState.notify;
+  hostState.notify = answerWarmUpCall;
+  let text;
+  try {
+    text = runJobText(WARM_UP_TOOLS_JOB);
+  } catch (error) {
+    text = 'failed: ' + describeThrown(error);
+  } finally {
+    hostState.notify = notify;
+  }
+  runState.silent = true;
+  ReflectDeleteProperty(StringPrototype, 'content');
+  ReflectDeleteProperty(globalObject, 'tools');
+  ReflectDeleteProperty(globalObject, 'ToolError');
+  return text === '' ? '' : 'the code-mode warm-up run ended at once: ' + text;
+}
+
+function answerWarmUpCall(request) {
+  const id = JSONParse(request).id;
+  settleHostCall('{"id":' + id + ',"ok":true,"value":{"structured":{"n":1},"content":"json"}}');
+}

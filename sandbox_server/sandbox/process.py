@@ -31,6 +31,7 @@ from sandbox_server.sandbox.protocol import (
     frame_length,
     iter_frames,
     may_hold_surrogates,
+    single_frame,
     well_formed,
 )
 
@@ -270,6 +271,15 @@ class WorkerProcess:
         Raises:
             anyio.BrokenResourceError: The pipe is closed (the process died).
         """
+        if not self._sending.locked():
+            frame = single_frame(message)
+            if frame is not None:
+                # One frame and nobody else writing: written at once, without the lock's turn of the event loop
+                # (a host call's answer, a run request without long fields).
+                if self._requests.is_closing():
+                    raise anyio.BrokenResourceError
+                self._requests.write(frame)
+                return
         async with self._sending:
             if self._requests.is_closing():
                 raise anyio.BrokenResourceError

@@ -64,6 +64,7 @@ __all__ = [
     "outcome_message",
     "ready_message",
     "run_message",
+    "single_frame",
     "well_formed",
 ]
 
@@ -223,6 +224,15 @@ def encode_frames(message: Mapping[str, Any]) -> list[bytes]:
 
 ENCODE_CHUNK_CHARS = 1 << 20
 """Characters of a long field encoded to UTF-8 at a time by :func:`iter_frames`."""
+
+
+def single_frame(message: Mapping[str, Any]) -> bytes | None:
+    """``message`` as one frame, or None when a long field goes in frames of its own (see :func:`iter_frames`)."""
+    for name in ATTACHABLE_FIELDS:
+        value = message.get(name)
+        if isinstance(value, str) and len(value) >= ATTACH_FROM_CHARS:
+            return None
+    return encode_frame(message)
 
 
 def iter_frames(message: Mapping[str, Any], chunk_chars: int | None = ENCODE_CHUNK_CHARS) -> Iterator[bytes]:

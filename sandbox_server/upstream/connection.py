@@ -179,6 +179,21 @@ class Upstream:
         Raises:
             UpstreamCallError: no result; ``reason`` says why.
         """
+        result, _size = await self.sized_call(
+            tool, arguments, timeout_s=timeout_s, max_result_bytes=max_result_bytes, on_sent=on_sent
+        )
+        return result
+
+    async def sized_call(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        timeout_s: float,
+        max_result_bytes: int,
+        on_sent: Callable[[], None] | None = None,
+    ) -> tuple[types.CallToolResult, int]:
+        """:meth:`call`, with the size of the result as JSON (bytes), which the limit was checked against."""
         result: types.CallToolResult | None = None
         with anyio.move_on_after(timeout_s):
             live = await self._connection()
@@ -196,7 +211,7 @@ class Upstream:
                 f"{self.name}.{tool} returned {size} bytes, more than the limit of {max_result_bytes}",
                 reason="too_large",
             )
-        return result
+        return result, size
 
     async def _call(self, live: _Live, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
         assert live.session is not None

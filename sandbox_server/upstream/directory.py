@@ -53,6 +53,10 @@ class Directory:
     def __init__(self, upstreams: Upstreams) -> None:
         self.upstreams = upstreams
         self._checks: dict[tuple[str, str, str], SchemaCheck | None] = {}
+        # The check last found for each (server, tool, which), with the schema object it was found for: a listing
+        # that has not changed hands over the same objects, so most calls find their check without writing the
+        # schema out as the key of _checks.
+        self._recent: dict[tuple[str, str, str], tuple[Any, SchemaCheck | None]] = {}
 
     def exposed(self, upstream: Upstream) -> list[types.Tool] | None:
         """The tools ``upstream`` lets code see (its ``tools`` patterns), or None while they are unknown."""
@@ -116,12 +120,21 @@ class Directory:
         schema = tool.input_schema if which == "input" else tool.output_schema
         if schema is None:
             return None
+        place = (server, tool.name, which)
+        recent = self._recent.get(place)
+        if recent is not None and recent[0] is schema:
+            return recent[1]
         key = (server, tool.name + "\0" + which, json.dumps(schema, sort_keys=True, default=str))
         if key not in self._checks:
             if len(self._checks) > 4096:
                 self._checks.clear()
+                self._recent.clear()
             self._checks[key] = SchemaCheck.build(schema)
-        return self._checks[key]
+        check = self._checks[key]
+        if len(self._recent) > 4096:
+            self._recent.clear()
+        self._recent[place] = (schema, check)
+        return check
 
     def listing(self) -> str:
         """The servers and their tools for the tool's description: compact signatures while they fit

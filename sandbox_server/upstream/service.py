@@ -37,11 +37,14 @@ from sandbox_server.upstream.search import search
 from sandbox_server.upstream.typescript import function_name
 from sandbox_server.upstream.values import error_text, result_value
 
-__all__ = ["STOP_WAIT_S", "CallLimits", "CallRecord", "Consent", "ConsentAnswer", "ToolsService"]
+__all__ = ["INLINE_CHECK_BYTES", "STOP_WAIT_S", "CallLimits", "CallRecord", "Consent", "ConsentAnswer", "ToolsService"]
 
 logger = logging.getLogger("sandbox_server.upstream")
 
 _SDK_OUTPUT_CHECK = "Invalid structured content returned by tool"
+INLINE_CHECK_BYTES = 16_384
+"""Arguments up to this size (as JSON) are checked against the input schema on the event loop: a check of a few
+kilobytes takes well under a millisecond, less than handing it to a thread and back. Larger ones go to a thread."""
 STOP_WAIT_S = 10.0
 """How long :meth:`ToolsService.stop` waits for the cancelled calls to end. Each ends as soon as its cancellation
 is written (the SDK bounds that write to 5 s); a schema check already running in a thread finishes first."""
@@ -262,8 +265,13 @@ class ToolsService:
         if found.decision.access == "refuse":
             raise _failure(found.decision.reason or "refused by policy", "refused", server, name)
         check = self.directory.check(server, found.tool, "input")
-        # Off the event loop: the schema and the arguments may both be large (patterns are bounded, see patterns.py).
-        problems = await anyio.to_thread.run_sync(check.problems, arguments) if check is not None else []
+        if check is None:
+            problems = []
+        elif record.argument_bytes <= INLINE_CHECK_BYTES:
+            problems = check.problems(arguments)
+        else:
+            # Off the event loop: the arguments may be large (the schema's patterns are bounded, see patterns.py).
+            problems = await anyio.to_thread.run_sync(check.problems, arguments)
         if problems:
             raise _failure(
                 f"the arguments do not match the input schema of {server}.{name}: "
@@ -277,7 +285,7 @@ class ToolsService:
             await self._ask(found, arguments)
         own_timeout = found.upstream.config.timeout_s
         try:
-            result = await found.upstream.call(
+            result, record.result_bytes = await found.upstream.sized_call(
                 name,
                 arguments,
                 timeout_s=own_timeout if own_timeout is not None else self.limits.timeout_s,
@@ -304,7 +312,6 @@ class ToolsService:
             elif exc.reason == "too_large":
                 message += " (max_tool_result_bytes)"
             raise _failure(message, exc.reason, server, name) from None
-        record.result_bytes = len(result.model_dump_json(by_alias=True, exclude_none=True))
         if result.is_error:
             record.outcome = "error"
             raise HostCallFailed(

@@ -103,23 +103,29 @@ def test_iterators_are_followed_from_the_start_only_when_code_may_print_one_whil
     assert not _tracks_iterators("console.log([...m].length)")
 
 
+@pytest.mark.parametrize(
+    ("tools", "part", "warm_up_run"),
+    [
+        pytest.param(False, "source", "text = runJobText(WARM_UP_JOB);", id="plain"),
+        pytest.param(True, "deferred_source", "text = runJobText(WARM_UP_TOOLS_JOB);", id="code-mode"),
+    ],
+)
 def test_an_isolate_whose_warm_up_fails_gives_way_to_one_without_warm_up_that_runs_the_job(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tools: bool, part: str, warm_up_run: str
 ) -> None:
     from sandbox_server.sandbox.worker import isolate as isolate_module
     from sandbox_server.sandbox.worker import job
 
-    # The runtime's warm-up, as every isolate evaluates it, made to report a failure.
-    warm_up_run = "text = run('0', '', '{}');"
-    runtime = js_runtime.source()
+    # The runtime's warm-up, as every isolate evaluates it (for code mode, from the deferred source), made to fail.
+    runtime = getattr(js_runtime, part)()
     assert runtime.count(warm_up_run) == 1
     failing = runtime.replace(warm_up_run, "throw new TypeErrorCtor('forced for the test');")
-    monkeypatch.setattr(isolate_module.js_runtime, "source", lambda: failing)
+    monkeypatch.setattr(isolate_module.js_runtime, part, lambda: failing)
 
     async def scenario() -> dict[str, object]:
         limits = SandboxLimits()
         request = {"id": 1, "code": "6 * 7", "input": "", "timeoutMs": 5000}
-        isolate = await isolate_module.Isolate.prepare(limits)
+        isolate = await isolate_module.Isolate.prepare(limits, tools=tools)
         try:
             return dict(await job.execute(isolate, request, limits))
         finally:
@@ -128,6 +134,31 @@ def test_an_isolate_whose_warm_up_fails_gives_way_to_one_without_warm_up_that_ru
     outcome = asyncio.run(scenario())
     assert outcome["ok"] is True and outcome["resultText"] == "42"
     assert "forced for the test" in caplog.text
+
+
+def test_an_isolate_warmed_up_for_code_mode_has_its_paths_compiled_and_leaves_a_plain_job_nothing_of_it() -> None:
+    from sandbox_server.sandbox.worker import isolate as isolate_module
+    from sandbox_server.sandbox.worker import job
+
+    code = (
+        "[typeof tools, typeof ToolError, 'x'.content,"
+        " Object.getOwnPropertyNames(String.prototype).includes('content'), typeof input]"
+    )
+
+    async def scenario() -> tuple[object, dict[str, object]]:
+        limits = SandboxLimits()
+        isolate = await isolate_module.Isolate.prepare(limits, tools=True)
+        try:
+            groups = await isolate.request("deferredLoaded")
+            request = {"id": 1, "code": code, "input": "", "timeoutMs": 5000}
+            return groups, dict(await job.execute(isolate, request, limits))
+        finally:
+            isolate.close()
+
+    groups, outcome = asyncio.run(scenario())
+    assert isinstance(groups, str) and {"tools", "host", "async"} <= set(groups.split(","))
+    assert outcome["ok"] is True, outcome
+    assert outcome["result"] == ["undefined", "undefined", None, False, "undefined"]
 
 
 class _LateRequests:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from py_mini_racer import (
+    JSArray,
     JSArrayIndexError,
     JSEvalException,
     JSFunction,
@@ -17,6 +18,7 @@ from py_mini_racer import (
     JSParseException,
     JSPromiseError,
     JSTimeoutException,
+    JSUndefined,
     JSValueError,
     LibAlreadyInitializedError,
     LibNotFoundError,
@@ -123,16 +125,20 @@ def keep_an_isolate() -> None:
 
 @contextlib.contextmanager
 def notification(racer: MiniRacer, on_call: Callable[[Any], None]) -> Iterator[JSFunction]:
-    """A JavaScript function that hands its arguments to ``on_call`` on the event loop, for the life of the block.
+    """A JavaScript function that hands its first argument to ``on_call`` on the event loop, for the life of the
+    block (``JSUndefined`` when it was called without one).
 
     mini-racer's public API offers such notifications only inside ``wrap_py_function``, which would also expose a
-    promise-returning wrapper; the runtime needs the bare one-way function (mini-racer 0.14).
+    promise-returning wrapper; the runtime needs the bare one-way function (mini-racer 0.14). The notification
+    arrives as the list of its arguments, made in C++; each read of that list waits for the isolate, so the first
+    argument is read in one step, without asking for the list's length first (``JSArray`` indexing asks twice).
     """
     context = racer._ctx
     assert context is not None
 
     def received(handle: Any) -> None:
-        on_call(context._value_handle_to_python(handle))
+        arguments = context._value_handle_to_python(handle)
+        on_call(context.get_object_item(arguments, 0) if isinstance(arguments, JSArray) else JSUndefined)
 
     with context._register_js_notification(received) as function:
         yield function

@@ -117,8 +117,9 @@ class Isolate:
         return await context._run_cancelable_mr_task(context._dll.mr_call_function, *(h.raw for h in handles))
 
     @classmethod
-    async def prepare(cls, limits: SandboxLimits, *, warm_up: bool = True) -> Isolate:
-        """Create an isolate, load the runtime into it and, unless told not to, warm the runtime up."""
+    async def prepare(cls, limits: SandboxLimits, *, warm_up: bool = True, tools: bool = False) -> Isolate:
+        """Create an isolate, load the runtime into it and, unless told not to, warm the runtime up: for a plain job,
+        and with ``tools`` for a code-mode job too (an awaited tool call, answered inside the isolate)."""
         racer = engine.new_racer()
         channel = contextlib.ExitStack()
         try:
@@ -131,8 +132,10 @@ class Isolate:
             # The deferred source goes in the request, a string mini-racer makes, which V8 parses only when the
             # runtime needs a group of it; the warm-up runs inside the same call.
             notify = channel.enter_context(engine.notification(racer, isolate._on_delivery))
-            setup = f"connect\n{'warm' if warm_up else 'cold'}\n{js_runtime.deferred_source()}"
-            connect = entry.cancelable()(notify, this=setup)  # type: ignore[arg-type]
+            host = channel.enter_context(engine.notification(racer, isolate._on_host_call))
+            mode = ("warm-tools" if tools else "warm") if warm_up else "cold"
+            setup = f"connect\n{mode}\n{js_runtime.deferred_source()}"
+            connect = entry.cancelable()(notify, host, this=setup)  # type: ignore[arg-type]
             connected = await asyncio.wait_for(connect, PREPARE_TIMEOUT_S)
         except BaseException:
             channel.close()
@@ -147,17 +150,15 @@ class Isolate:
             return await cls.prepare(limits, warm_up=False)
         raise ProtocolError("the runtime refused the connection")
 
-    def _on_delivery(self, arguments: Any) -> None:
+    def _on_delivery(self, text: Any) -> None:
         # Runs on the event loop. The runtime calls the notification once, with the outcome text.
         future = self._delivered
         if future is None or future.done():
             return
-        text = arguments[0] if isinstance(arguments, JSArray) and len(arguments) == 1 else None
         future.set_result(text if isinstance(text, str) else "")
 
-    def _on_host_call(self, arguments: Any) -> None:
+    def _on_host_call(self, text: Any) -> None:
         # Runs on the event loop. The runtime calls the notification with one string, the request's JSON text.
-        text = arguments[0] if isinstance(arguments, JSArray) and len(arguments) == 1 else None
         if isinstance(text, str) and self.on_host_call is not None:
             self.on_host_call(text)
 
@@ -194,27 +195,25 @@ class Isolate:
         """Whether the isolate went over its hard memory limit (a flag read; safe while it is busy)."""
         return self.racer.was_hard_memory_limit_reached()
 
-    async def start(self, code: str, input_json: str, options: str, files: str = "", *, host: bool = False) -> Any:
+    async def start(self, code: str, input_json: str, options: str, files: str = "") -> Any:
         """Start a run: the outcome JSON text, or ``""`` when it is delivered later.
 
-        With ``host``, the run gets the notification its host calls go through (to :attr:`on_host_call`).
+        The run's host calls go to :attr:`on_host_call` when its options allow them (``host``): the notification
+        they go through was handed over with ``connect``.
         """
         assert self._entry is not None, "isolate used after close"
         self._delivered = asyncio.get_running_loop().create_future()
         self.runs += 1
-        if self.runs == 1 and (files or host):
+        if self.runs == 1 and files:
             # Data-folder files can be megabytes: as call arguments they cross without being escaped into JSON text
             # and parsed again. No model-written code has run in this isolate yet, so building the argument list and
             # reading the runtime's `run` are still safe; both wait for an idle isolate.
             run = self._entry.get("run")
             if not isinstance(run, JSFunction):
                 raise ProtocolError("the runtime lacks the function run")
-            if not host:
-                return await run.cancelable()(code, input_json, options, files)
-            notify = self._channel.enter_context(engine.notification(self.racer, self._on_host_call))
-            return await run.cancelable()(code, input_json, options, files, notify)
-        # A later job of a session's isolate, too: the code of earlier jobs has run there, and the job travels as
-        # one string, the call's `this`. The host notification, if any, is the one the session's first job brought.
+            return await run.cancelable()(code, input_json, options, files)
+        # Any other job, and a later job of a session's isolate, where the code of earlier jobs has run: the job
+        # travels as one string, the call's `this`, with no argument list to build.
         job = json.dumps({"code": code, "input": input_json, "options": options, "files": files})
         return await self.request("job", job)
 

@@ -95,10 +95,9 @@ async def _run_job(
     options: str,
     deadline: float,
     files: str = "",
-    host: bool = False,
     pause: asyncio.Event | None = None,
 ) -> Any:
-    job = asyncio.ensure_future(_started(isolate, code, input_json, options, deadline, files, host))
+    job = asyncio.ensure_future(_started(isolate, code, input_json, options, deadline, files))
     if pause is None:
         return await job
     paused = asyncio.ensure_future(pause.wait())
@@ -114,11 +113,9 @@ async def _run_job(
     return job.result()
 
 
-async def _started(
-    isolate: Isolate, code: str, input_json: str, options: str, deadline: float, files: str, host: bool
-) -> Any:
+async def _started(isolate: Isolate, code: str, input_json: str, options: str, deadline: float, files: str) -> Any:
     async with asyncio.timeout_at(deadline):
-        value = await isolate.start(code, input_json, options, files, host=host)
+        value = await isolate.start(code, input_json, options, files)
     if value == "":
         value = await isolate.settle(deadline)
     return value
@@ -173,6 +170,7 @@ async def execute(
         session=request.get("keep") is True,
         charts=request.get("charts") is True,
         cell_names=cell.names if cell is not None else (),
+        host=bridge is not None,
     )
     if packages is not None:
         options = packages.options(options)
@@ -187,7 +185,7 @@ async def execute(
     try:
         files = request.get("files", "")
         deadline = started + timeout_ms / 1000
-        job = _run_job(isolate, code, input_json, options, deadline, files, bridge is not None, pause)
+        job = _run_job(isolate, code, input_json, options, deadline, files, pause)
         value = await guarded(isolate, job, bounds, on_pressure)
     except Paused:
         return await _stopped(isolate, paused_error(), elapsed_ms(), limits.output_cap_bytes)

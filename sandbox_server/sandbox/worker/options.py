@@ -84,6 +84,7 @@ def run_options(
     session: bool = False,
     charts: bool = False,
     cell_names: Sequence[str] = (),
+    host: bool = False,
 ) -> str:
     """The options of one run.
 
@@ -107,6 +108,7 @@ def run_options(
         session: The run is a session's: a call that names no files keeps the global ``files`` of an earlier one.
         cell_names: The top-level names of a session cell (see :mod:`sandbox_server.sandbox.source.cells`): the
             run declares them as global variables (``var``) before the code runs.
+        host: The run may call the host (``js_runtime/host.js``); the worker then answers its calls (a bridge).
     """
     options: dict[str, Any] = {"outputCap": limits.output_cap_bytes}
     if isinstance(seed, str):
@@ -139,6 +141,8 @@ def run_options(
         options["charts"] = True
     if cell_names:
         options["cellNames"] = list(cell_names)
+    if host:
+        options["host"] = True
     return json.dumps(options)
 
 

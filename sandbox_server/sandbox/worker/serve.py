@@ -50,6 +50,10 @@ about the memory of a fresh worker. Ordinary jobs level off about 34 MiB above t
 pools and V8's own caches filled by the first large jobs), well below this."""
 MAX_JOBS_PER_WORKER = 2000
 """Jobs a worker runs before it retires, whatever its data size says."""
+TOOLS_WARM_UP_JOBS = 50
+"""For how many jobs after a code-mode job a worker warms its fresh isolates up for code mode too (see
+``warmUpTools`` in ``js_runtime/tools.js``): a server that has other MCP servers' tools gets such jobs among others,
+and a fresh isolate otherwise compiles the runtime's tool, host-call and asynchronous paths while the job waits."""
 IDLE_BEFORE_COMPILING_S = 0.025
 """How long a worker with a fresh isolate waits for a job before it compiles the runtime's common groups.
 
@@ -185,6 +189,7 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
     ready = ready_message(*_versions(isolate))
     channel.send(ready)
     jobs = 0
+    tools_job = -TOOLS_WARM_UP_JOBS  # the number of the last code-mode job
     runs = 0  # runs of the current isolate, for a session's worker
     heap_at_start: int | None = None  # a session isolate's heap in use, read after its last job
     try:
@@ -193,8 +198,8 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
             job_id = request["id"]
             warn = functools.partial(channel.send, {"op": "pressure", "id": job_id})
             host = HostLimits.from_request(request.get("host"))
-            # A session's isolate always has the bridge: its later jobs cannot be handed a notification (see
-            # Isolate.start), and a bridge without limits refuses each call at once.
+            # A session's job always has a bridge: a bridge without limits refuses each call at once, as the
+            # runtime refuses those of a job that may not call the host.
             keeping = request.get("keep") is True
             bridge = HostBridge(isolate, job_id, host, channel.send) if host is not None or keeping else None
             if keeping and heap_at_start is None:
@@ -210,6 +215,8 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
                 if bridge is not None:
                     await bridge.close()
             runs += 1
+            if "tools" in request:
+                tools_job = jobs
             keep = keeping and not isolate.stuck and not _ends_state(outcome)
             if keeping:
                 outcome = {**outcome, "isolateRuns": runs, "heapBytes": heap_at_start or 0}
@@ -232,8 +239,10 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
                 os._exit(0)
             isolate.close()
             # With jobs waiting in the pool, the next one comes as soon as this worker is ready: warming the isolate
-            # up would only delay it, compiling what the job compiles anyway.
-            isolate = await Isolate.prepare(limits, warm_up=request.get("backlog", 0) == 0)
+            # up would only delay it, compiling what the job compiles anyway. After a code-mode job, the next is
+            # likely to come again: the isolate is warmed up for one.
+            warm_up = request.get("backlog", 0) == 0
+            isolate = await Isolate.prepare(limits, warm_up=warm_up, tools=jobs - tools_job <= TOOLS_WARM_UP_JOBS)
             reason = _retirement(jobs, bounds)
             if reason is not None:
                 channel.send({"op": "retire", "reason": reason})
