@@ -46,6 +46,7 @@ function workerRequest() {
     case 'abortMemory': return abortMemory();
     case 'pause': return pauseRun();
     case 'warmUp': return warmUp();
+    case 'warmUpTools': return warmUpTools();
     case 'deferredLoaded': return deferredLoaded();
     case 'compileGroups': return compileCommonGroups();
     case 'packages': return offerPackages(body);

@@ -390,8 +390,7 @@ let deliver;
 // changed). connect() returns it. Only the worker holds it.
 const workerArguments = [];
 
-// `setup` is 'cold', 'warm' (run the warm-up) or 'warm-tools' (run the code-mode warm-up too), a
-// line break and the deferred source;
+// `setup` is 'warm' or 'cold' (whether to run the warm-up), a line break and the deferred source;
 // `hostCallback`, when given, the notification of host calls (host.js), which a run may use only
 // when its options say `host`. Returns the argument list once connected, the warm-up's failure
 // if it failed, or false.
@@ -401,13 +400,8 @@ function connect(callback, setup, hostCallback) {
   if (typeof hostCallback === 'function') hostState.notify = hostCallback;
   const newline = StringPrototypeIndexOf(setup, '\n');
   deferredSource = StringPrototypeSlice(setup, newline + 1);
-  const mode = StringPrototypeSlice(setup, 0, newline);
-  if (mode === 'warm' || mode === 'warm-tools') {
+  if (StringPrototypeSlice(setup, 0, newline) === 'warm') {
     const failure = warmUp();
-    if (failure !== '') return failure;
-  }
-  if (mode === 'warm-tools') {
-    const failure = warmUpTools();
     if (failure !== '') return failure;
   }
   return workerArguments;

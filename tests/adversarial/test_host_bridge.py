@@ -264,3 +264,39 @@ async def test_no_module_hands_out_the_object_that_reaches_the_host(bridged: San
     reached, found = call.structured["result"]
     assert reached > 1500  # the walk did cover the modules (the global object alone reaches about 1,000)
     assert found == []
+
+
+async def test_a_run_the_worker_gives_no_bridge_is_refused_at_once_and_sends_nothing_out() -> None:
+    # Every isolate holds the host notification from its start (handed over with connect). A run whose worker gives
+    # it no bridge (a plain execute_js) is refused by the runtime before anything is sent, however the code asks
+    # and whatever it changed first, and the run goes on.
+    from sandbox_server.sandbox.limits import SandboxLimits
+    from sandbox_server.sandbox.worker import job
+    from sandbox_server.sandbox.worker.isolate import Isolate
+
+    code = """
+    const fs = require('fs');
+    const errors = new Map();
+    Object.defineProperty(Array.prototype, '0', { set(v) { globalThis.stolen = v; }, configurable: true });
+    JSON.stringify = () => '{"id":1,"kind":"tools.call","payload":{}}';
+    for (const name of ['a.csv', 'b/c.json']) {
+      try { await fs.promises.readFile(name, 'utf8'); } catch (e) { errors.set(name, e.message); }
+    }
+    delete Array.prototype[0];
+    [Array.from(errors.values()), typeof globalThis.stolen, typeof tools]
+    """
+    limits = SandboxLimits()
+    isolate = await Isolate.prepare(limits)
+    arrived: list[str] = []
+    isolate.on_host_call = arrived.append
+    try:
+        with anyio.fail_after(10):
+            request = {"id": 1, "code": code, "input": "", "timeoutMs": 5000, "dataFolder": True}
+            outcome = await job.execute(isolate, request, limits)
+    finally:
+        isolate.close()
+    assert outcome["ok"] is True, outcome
+    errors, stolen, tools = outcome["result"]  # type: ignore[misc]
+    assert len(errors) == 2 and all("cannot reach the host" in message for message in errors)
+    assert (stolen, tools) == ("undefined", "undefined")
+    assert arrived == []

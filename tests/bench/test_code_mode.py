@@ -37,8 +37,11 @@ CALL_ROWS = (
     "marginal",
     "first_over_direct",
     "marginal_over_direct",
+    "zero_paused",
+    "one_paused",
+    "first_paused_over_direct",
 )
-OVER_DIRECT = ("first_over_direct", "marginal_over_direct")
+OVER_DIRECT = code_mode.OVER_DIRECT
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +68,8 @@ async def test_one_call_rows_are_all_measured_and_relative_to_the_direct_call(se
         if row.key in OVER_DIRECT:
             assert row.ratio is None, row.key  # a difference, which may be below zero
             continue
-        assert all(sample > 0 for sample in row.samples), row.key
+        if row.key not in ("first", "marginal"):  # differences of two runs too: noise may put one below zero
+            assert all(sample > 0 for sample in row.samples), row.key
         if row.key != "direct":
             assert row.ratio == pytest.approx(row.median / direct.median), row.key
             assert row.baseline == "direct get_record"
@@ -85,6 +89,8 @@ async def test_the_first_and_further_calls_costs_are_derived_from_the_same_itera
         assert samples["marginal"][i] == pytest.approx((whole - one) / (calls - 1))
         assert samples["first_over_direct"][i] == pytest.approx(one - zero - direct)
         assert samples["marginal_over_direct"][i] == pytest.approx((whole - one) / (calls - 1) - direct)
+        paused = samples["one_paused"][i] - samples["zero_paused"][i] - direct
+        assert samples["first_paused_over_direct"][i] == pytest.approx(paused)
     assert any(note.startswith("An upstream call made from JavaScript costs") for note in section.notes)
 
 

@@ -103,29 +103,23 @@ def test_iterators_are_followed_from_the_start_only_when_code_may_print_one_whil
     assert not _tracks_iterators("console.log([...m].length)")
 
 
-@pytest.mark.parametrize(
-    ("tools", "part", "warm_up_run"),
-    [
-        pytest.param(False, "source", "text = runJobText(WARM_UP_JOB);", id="plain"),
-        pytest.param(True, "deferred_source", "text = runJobText(WARM_UP_TOOLS_JOB);", id="code-mode"),
-    ],
-)
 def test_an_isolate_whose_warm_up_fails_gives_way_to_one_without_warm_up_that_runs_the_job(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tools: bool, part: str, warm_up_run: str
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     from sandbox_server.sandbox.worker import isolate as isolate_module
     from sandbox_server.sandbox.worker import job
 
-    # The runtime's warm-up, as every isolate evaluates it (for code mode, from the deferred source), made to fail.
-    runtime = getattr(js_runtime, part)()
+    # The runtime's warm-up, as every isolate evaluates it, made to report a failure.
+    warm_up_run = "text = runJobText(WARM_UP_JOB);"
+    runtime = js_runtime.source()
     assert runtime.count(warm_up_run) == 1
     failing = runtime.replace(warm_up_run, "throw new TypeErrorCtor('forced for the test');")
-    monkeypatch.setattr(isolate_module.js_runtime, part, lambda: failing)
+    monkeypatch.setattr(isolate_module.js_runtime, "source", lambda: failing)
 
     async def scenario() -> dict[str, object]:
         limits = SandboxLimits()
         request = {"id": 1, "code": "6 * 7", "input": "", "timeoutMs": 5000}
-        isolate = await isolate_module.Isolate.prepare(limits, tools=tools)
+        isolate = await isolate_module.Isolate.prepare(limits)
         try:
             return dict(await job.execute(isolate, request, limits))
         finally:
@@ -133,6 +127,33 @@ def test_an_isolate_whose_warm_up_fails_gives_way_to_one_without_warm_up_that_ru
 
     outcome = asyncio.run(scenario())
     assert outcome["ok"] is True and outcome["resultText"] == "42"
+    assert "forced for the test" in caplog.text
+
+
+def test_a_code_mode_warm_up_that_fails_is_logged_and_the_isolate_still_runs_jobs(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from sandbox_server.sandbox.worker import isolate as isolate_module
+    from sandbox_server.sandbox.worker import job
+
+    warm_up_run = "text = runJobText(WARM_UP_TOOLS_JOB);"
+    deferred = js_runtime.deferred_source()
+    assert deferred.count(warm_up_run) == 1
+    failing = deferred.replace(warm_up_run, "throw new TypeErrorCtor('forced for the test');")
+    monkeypatch.setattr(isolate_module.js_runtime, "deferred_source", lambda: failing)
+
+    async def scenario() -> dict[str, object]:
+        limits = SandboxLimits()
+        isolate = await isolate_module.Isolate.prepare(limits)
+        try:
+            await isolate.warm_up_tools()
+            request = {"id": 1, "code": "[typeof tools, 6 * 7]", "input": "", "timeoutMs": 5000}
+            return dict(await job.execute(isolate, request, limits))
+        finally:
+            isolate.close()
+
+    outcome = asyncio.run(scenario())
+    assert outcome["ok"] is True and outcome["result"] == ["undefined", 42]
     assert "forced for the test" in caplog.text
 
 
@@ -147,8 +168,9 @@ def test_an_isolate_warmed_up_for_code_mode_has_its_paths_compiled_and_leaves_a_
 
     async def scenario() -> tuple[object, dict[str, object]]:
         limits = SandboxLimits()
-        isolate = await isolate_module.Isolate.prepare(limits, tools=True)
+        isolate = await isolate_module.Isolate.prepare(limits)
         try:
+            await isolate.warm_up_tools()
             groups = await isolate.request("deferredLoaded")
             request = {"id": 1, "code": code, "input": "", "timeoutMs": 5000}
             return groups, dict(await job.execute(isolate, request, limits))
@@ -203,3 +225,36 @@ def test_a_worker_left_waiting_compiles_the_common_groups_of_a_fresh_isolate_onl
     expected = {"outcome", "text", "render", "console", "errors", "async"} if fresh else set()
     assert isinstance(after, str) and set(after.split(",")) - {""} == expected
     assert outcome["ok"] is True and outcome["resultText"] == "{ a: [ 1, 2 ] }"
+
+
+class _Waiting:
+    """A request that is there already (``waiting``) or that comes at once when asked for."""
+
+    def __init__(self, *, waiting: bool) -> None:
+        self._waiting = waiting
+
+    def waiting(self) -> bool:
+        return self._waiting
+
+    async def next_run(self) -> dict[str, object]:
+        return {"op": "run", "id": 1}
+
+
+@pytest.mark.parametrize("waiting", [False, True])
+def test_a_worker_that_ran_code_mode_jobs_warms_its_fresh_isolate_for_them_unless_a_job_waits(waiting: bool) -> None:
+    from sandbox_server.sandbox.worker import isolate as isolate_module
+    from sandbox_server.sandbox.worker import serve
+
+    async def scenario() -> tuple[object, object]:
+        isolate = await isolate_module.Isolate.prepare(SandboxLimits())
+        try:
+            requests = _Waiting(waiting=waiting)
+            message = await serve._next_run(requests, isolate, compile_when_idle=True, warm_tools=True)  # type: ignore[arg-type]
+            return message, await isolate.request("deferredLoaded")
+        finally:
+            isolate.close()
+
+    message, groups = asyncio.run(scenario())
+    assert message == {"op": "run", "id": 1}
+    assert isinstance(groups, str)
+    assert ("tools" in groups.split(",")) is not waiting

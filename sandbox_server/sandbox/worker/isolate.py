@@ -117,9 +117,8 @@ class Isolate:
         return await context._run_cancelable_mr_task(context._dll.mr_call_function, *(h.raw for h in handles))
 
     @classmethod
-    async def prepare(cls, limits: SandboxLimits, *, warm_up: bool = True, tools: bool = False) -> Isolate:
-        """Create an isolate, load the runtime into it and, unless told not to, warm the runtime up: for a plain job,
-        and with ``tools`` for a code-mode job too (an awaited tool call, answered inside the isolate)."""
+    async def prepare(cls, limits: SandboxLimits, *, warm_up: bool = True) -> Isolate:
+        """Create an isolate, load the runtime into it and, unless told not to, warm the runtime up."""
         racer = engine.new_racer()
         channel = contextlib.ExitStack()
         try:
@@ -133,8 +132,7 @@ class Isolate:
             # runtime needs a group of it; the warm-up runs inside the same call.
             notify = channel.enter_context(engine.notification(racer, isolate._on_delivery))
             host = channel.enter_context(engine.notification(racer, isolate._on_host_call))
-            mode = ("warm-tools" if tools else "warm") if warm_up else "cold"
-            setup = f"connect\n{mode}\n{js_runtime.deferred_source()}"
+            setup = f"connect\n{'warm' if warm_up else 'cold'}\n{js_runtime.deferred_source()}"
             connect = entry.cancelable()(notify, host, this=setup)  # type: ignore[arg-type]
             connected = await asyncio.wait_for(connect, PREPARE_TIMEOUT_S)
         except BaseException:
@@ -177,6 +175,17 @@ class Isolate:
             return True
         logger.warning("the runtime failed its warm-up run: %.300s", failure)
         return False
+
+    async def warm_up_tools(self) -> None:
+        """Run a code-mode job in the runtime (its ``warmUpTools``: an awaited tool call, answered inside the isolate),
+        so that the tools, host-call and asynchronous paths are compiled before a code-mode job comes; a failure is
+        logged and changes nothing else (what the warm-up installs is taken away, and every job starts anew)."""
+        try:
+            failure = await asyncio.wait_for(self.request("warmUpTools"), PREPARE_TIMEOUT_S)
+        except (MiniRacerBaseException, TimeoutError) as exc:
+            failure = f"{type(exc).__name__}: {exc}"
+        if failure != "":
+            logger.warning("the runtime failed its code-mode warm-up run: %.300s", failure)
 
     async def compile_common_groups(self) -> None:
         """Compile the runtime's groups most jobs use beyond a number's outcome (see ``deferred.js``), for a worker

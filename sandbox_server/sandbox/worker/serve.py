@@ -51,9 +51,10 @@ pools and V8's own caches filled by the first large jobs), well below this."""
 MAX_JOBS_PER_WORKER = 2000
 """Jobs a worker runs before it retires, whatever its data size says."""
 TOOLS_WARM_UP_JOBS = 50
-"""For how many jobs after a code-mode job a worker warms its fresh isolates up for code mode too (see
-``warmUpTools`` in ``js_runtime/tools.js``): a server that has other MCP servers' tools gets such jobs among others,
-and a fresh isolate otherwise compiles the runtime's tool, host-call and asynchronous paths while the job waits."""
+"""For how many jobs after a code-mode job a worker warms a fresh isolate up for code mode too, when no job is
+waiting for it (see ``warmUpTools`` in ``js_runtime/tools.js``): a server that has other MCP servers' tools gets such
+jobs among others, and a fresh isolate otherwise compiles the runtime's tool, host-call and asynchronous paths while
+the job waits (about 2 ms)."""
 IDLE_BEFORE_COMPILING_S = 0.025
 """How long a worker with a fresh isolate waits for a job before it compiles the runtime's common groups.
 
@@ -172,6 +173,10 @@ class Incoming:
     def _job_id(self) -> int | None:
         return None if self.bridge is None else self.bridge.job_id
 
+    def waiting(self) -> bool:
+        """Whether a request (or the end of the requests) has arrived and waits to be taken."""
+        return not self._runs.empty()
+
     async def next_run(self) -> dict[str, Any] | None:
         """The next request, or None when the pool closed the pipe."""
         item = await self._runs.get()
@@ -189,11 +194,18 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
     ready = ready_message(*_versions(isolate))
     channel.send(ready)
     jobs = 0
-    tools_job = -TOOLS_WARM_UP_JOBS  # the number of the last code-mode job
+    tools_job: int | None = None  # the number of the last code-mode job
     runs = 0  # runs of the current isolate, for a session's worker
     heap_at_start: int | None = None  # a session isolate's heap in use, read after its last job
     try:
-        while (message := await _next_run(incoming, isolate, compile_when_idle=runs == 0)) is not None:
+        while (
+            message := await _next_run(
+                incoming,
+                isolate,
+                compile_when_idle=runs == 0,
+                warm_tools=tools_job is not None and jobs - tools_job <= TOOLS_WARM_UP_JOBS,
+            )
+        ) is not None:
             request = _read_request(message)
             job_id = request["id"]
             warn = functools.partial(channel.send, {"op": "pressure", "id": job_id})
@@ -239,10 +251,8 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
                 os._exit(0)
             isolate.close()
             # With jobs waiting in the pool, the next one comes as soon as this worker is ready: warming the isolate
-            # up would only delay it, compiling what the job compiles anyway. After a code-mode job, the next is
-            # likely to come again: the isolate is warmed up for one.
-            warm_up = request.get("backlog", 0) == 0
-            isolate = await Isolate.prepare(limits, warm_up=warm_up, tools=jobs - tools_job <= TOOLS_WARM_UP_JOBS)
+            # up would only delay it, compiling what the job compiles anyway.
+            isolate = await Isolate.prepare(limits, warm_up=request.get("backlog", 0) == 0)
             reason = _retirement(jobs, bounds)
             if reason is not None:
                 channel.send({"op": "retire", "reason": reason})
@@ -252,9 +262,14 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
         isolate.close()
 
 
-async def _next_run(incoming: Incoming, isolate: Isolate, *, compile_when_idle: bool) -> dict[str, Any] | None:
+async def _next_run(
+    incoming: Incoming, isolate: Isolate, *, compile_when_idle: bool, warm_tools: bool = False
+) -> dict[str, Any] | None:
     """The next request; a fresh isolate that waits for it :data:`IDLE_BEFORE_COMPILING_S` compiles its common
-    groups meanwhile."""
+    groups meanwhile, and with ``warm_tools`` it first runs the code-mode warm-up unless a request is waiting
+    already (it would wait for the warm-up)."""
+    if compile_when_idle and warm_tools and not incoming.waiting():
+        await isolate.warm_up_tools()
     if compile_when_idle:
         try:
             async with asyncio.timeout(IDLE_BEFORE_COMPILING_S):
