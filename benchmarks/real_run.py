@@ -10,10 +10,12 @@ texts the servers really answered.
 from __future__ import annotations
 
 import json
+import secrets
+import shutil
 import sys
 import tempfile
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -222,6 +224,24 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
     return tallies, notes
 
 
+@contextmanager
+def _folder() -> Iterator[Path]:
+    """A new folder for the run's worlds, removed after it. Its paths are in the calls and results of both ways, so its
+    name is nine random digits, which the tokenizers cut in threes: every run counts the same tokens (letters, as
+    ``tempfile`` picks them, moved the totals by dozens of tokens from one run to the next)."""
+    while True:
+        path = Path(tempfile.gettempdir()) / f"real-tokens-{secrets.randbelow(10**9):09d}"
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        break
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 async def run() -> tuple[str, dict[str, Any], bool]:
     """The study's Markdown, its figures, and whether it failed (a server could not be had, or answers differ)."""
     found = encoding()
@@ -231,8 +251,8 @@ async def run() -> tuple[str, dict[str, Any], bool]:
     installed, reason = install()
     if installed is None:
         return f"real_tokens: could not install the servers: {reason}\n", {}, True
-    with tempfile.TemporaryDirectory(prefix="real-tokens-") as directory:
-        tallies, notes = await _measure(installed, Path(directory), lambda text: len(encode(text)))
+    with _folder() as directory:
+        tallies, notes = await _measure(installed, directory, lambda text: len(encode(text)))
     figures = {
         "encoding": name,
         "tasks": {
