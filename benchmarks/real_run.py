@@ -111,6 +111,12 @@ def _listing_chars(description: str) -> int:
     return len(description) - description.index("\ntools") - 1
 
 
+def _without_listing(tool: types.Tool) -> types.Tool:
+    """``tool`` with its description cut before the upstream listing: what every code-mode listing costs."""
+    description = tool.description or ""
+    return tool.model_copy(update={"description": description[: description.index("\ntools")]})
+
+
 async def _code_tool(sandbox: RunningServer) -> types.Tool:
     return next(tool for tool in (await sandbox.client.list_tools()).tools if tool.name == TOOL)
 
@@ -168,10 +174,13 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
             directs[task.key] = (transcript, value, calls.made)
         codes: dict[str, tuple[Transcript, Any, int]] = {}
         sizes: dict[str, int] = {}
+        fixed = 0
         for task in TASKS:
             config = _config(worlds["code"], installed, url, task.servers, root)
             async with running_server(SANDBOX_UPSTREAM=str(config)) as sandbox:
-                sizes[task.key] = _listing_chars((await _code_tool(sandbox)).description or "")
+                code_tool = await _code_tool(sandbox)
+                sizes[task.key] = _listing_chars(code_tool.description or "")
+                fixed = count(visible(_without_listing(code_tool)))
                 codes[task.key] = await _code_mode(sandbox, task, str(worlds["code"].files), describe=False)
         alls: dict[str, dict[str, tuple[Transcript, Any, int]]] = {"signatures": {}, "names": {}}
         listing = 0
@@ -204,8 +213,10 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
         "The listing of each task's servers in code mode: "
         + ", ".join(f"{key} {chars:,}" for key, chars in sizes.items())
         + " characters of signatures.",
-        f"Code mode's results as read (rendered, with the calls made): {rendered:,} tokens over the five tasks; "
-        f"the same values as compact JSON would be {compact:,}.",
+        f"Code mode's results as read: {rendered:,} tokens over the five tasks (the values alone, as compact JSON: "
+        f"{compact:,}).",
+        f"The fixed part of `{TOOL}`'s listing (its description without the upstream tools, and its input schema), "
+        f"in every code-mode count: {fixed:,} tokens.",
         f"The desktop listing: every tool of the seven servers ({tool_count} tools, {desktop:,} tokens as "
         "name, title, description and input schema JSON). The per-task listing: every tool of the servers the task "
         "uses.",
