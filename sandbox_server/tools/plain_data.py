@@ -26,6 +26,8 @@ _SPACE = re.compile(r"\s*")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """A key Node shows unquoted (``isIdentifierKey`` in ``js_runtime/inspect.js``)."""
+_PLAIN_RUNS = {quote: re.compile(f"[^{quote}\\\\\n]+") for quote in ("'", '"', "`")}
+"""Characters a string quoted with each quote holds as they are (up to its quote, a backslash or a line break)."""
 _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "v": "\v", "'": "'", '"': '"', "`": "`", "\\": "\\"}
 _INVISIBLE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 """Characters JSON may leave raw that Node's rendering escapes (C1 controls, lone surrogates) or that would break
@@ -154,8 +156,10 @@ class _Reader:
                 continue
             if char == "\n":
                 raise _NotPlain
-            out.append(char)
-            at += 1
+            run = _PLAIN_RUNS[quote].match(text, at)
+            end = run.end() if run and run.end() > at else at + 1
+            out.append(text[at:end])
+            at = end
         raise _NotPlain
 
 
