@@ -10,10 +10,12 @@ texts the servers really answered.
 from __future__ import annotations
 
 import json
+import secrets
+import shutil
 import sys
 import tempfile
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +111,12 @@ def _listing_chars(description: str) -> int:
     return len(description) - description.index("\ntools") - 1
 
 
+def _without_listing(tool: types.Tool) -> types.Tool:
+    """``tool`` with its description cut before the upstream listing: what every code-mode listing costs."""
+    description = tool.description or ""
+    return tool.model_copy(update={"description": description[: description.index("\ntools")]})
+
+
 async def _code_tool(sandbox: RunningServer) -> types.Tool:
     return next(tool for tool in (await sandbox.client.list_tools()).tools if tool.name == TOOL)
 
@@ -166,10 +174,13 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
             directs[task.key] = (transcript, value, calls.made)
         codes: dict[str, tuple[Transcript, Any, int]] = {}
         sizes: dict[str, int] = {}
+        fixed = 0
         for task in TASKS:
             config = _config(worlds["code"], installed, url, task.servers, root)
             async with running_server(SANDBOX_UPSTREAM=str(config)) as sandbox:
-                sizes[task.key] = _listing_chars((await _code_tool(sandbox)).description or "")
+                code_tool = await _code_tool(sandbox)
+                sizes[task.key] = _listing_chars(code_tool.description or "")
+                fixed = count(visible(_without_listing(code_tool)))
                 codes[task.key] = await _code_mode(sandbox, task, str(worlds["code"].files), describe=False)
         alls: dict[str, dict[str, tuple[Transcript, Any, int]]] = {"signatures": {}, "names": {}}
         listing = 0
@@ -202,8 +213,10 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
         "The listing of each task's servers in code mode: "
         + ", ".join(f"{key} {chars:,}" for key, chars in sizes.items())
         + " characters of signatures.",
-        f"Code mode's results as read (rendered, with the calls made): {rendered:,} tokens over the five tasks; "
-        f"the same values as compact JSON would be {compact:,}.",
+        f"Code mode's results as read: {rendered:,} tokens over the five tasks (the values alone, as compact JSON: "
+        f"{compact:,}).",
+        f"The fixed part of `{TOOL}`'s listing (its description without the upstream tools, and its input schema), "
+        f"in every code-mode count: {fixed:,} tokens.",
         f"The desktop listing: every tool of the seven servers ({tool_count} tools, {desktop:,} tokens as "
         "name, title, description and input schema JSON). The per-task listing: every tool of the servers the task "
         "uses.",
@@ -222,6 +235,24 @@ async def _measure(installed: Installed, root: Path, count: Any) -> tuple[list[T
     return tallies, notes
 
 
+@contextmanager
+def _folder() -> Iterator[Path]:
+    """A new folder for the run's worlds, removed after it. Its paths are in the calls and results of both ways, so its
+    name is nine random digits, which the tokenizers cut in threes: every run counts the same tokens (letters, as
+    ``tempfile`` picks them, moved the totals by dozens of tokens from one run to the next)."""
+    while True:
+        path = Path(tempfile.gettempdir()) / f"real-tokens-{secrets.randbelow(10**9):09d}"
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        break
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 async def run() -> tuple[str, dict[str, Any], bool]:
     """The study's Markdown, its figures, and whether it failed (a server could not be had, or answers differ)."""
     found = encoding()
@@ -231,8 +262,8 @@ async def run() -> tuple[str, dict[str, Any], bool]:
     installed, reason = install()
     if installed is None:
         return f"real_tokens: could not install the servers: {reason}\n", {}, True
-    with tempfile.TemporaryDirectory(prefix="real-tokens-") as directory:
-        tallies, notes = await _measure(installed, Path(directory), lambda text: len(encode(text)))
+    with _folder() as directory:
+        tallies, notes = await _measure(installed, directory, lambda text: len(encode(text)))
     figures = {
         "encoding": name,
         "tasks": {

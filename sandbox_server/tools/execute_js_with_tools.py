@@ -65,9 +65,10 @@ def _output_schema() -> dict[str, Any]:
 
 
 def _description(settings: Settings, directory: Directory) -> str:
+    # The listing writes each server and tool as code reaches it (`tools["my server"]`, `get_sum` for `get-sum`, or
+    # `["get-item"]`), and $search hits say it too, so the text need not explain names that are not identifiers.
     return f"""\
-Like execute_js, plus a global `tools` to call other MCP servers' tools from the code: \
-`await tools.server.tool({{...}})` (`tools["my server"]["get-item"](args)` for other names). A result is its \
+Like execute_js, plus a global `tools` for the MCP tools below: `await tools.server.tool({{...}})`. A result is its \
 structured value, else its text (a JSON object or array comes parsed), else {{content, text}} for images and \
 resources; every result has .content (the MCP content blocks). A failure or refusal throws ToolError (message, \
 code, server, tool). Run independent calls together with Promise.all; return only what the answer needs. \

@@ -12,6 +12,7 @@ from sandbox_server.results import ToolResult, error, ok
 from sandbox_server.settings import Settings
 from sandbox_server.tools.hints import hint_for
 from sandbox_server.tools.images import Shown
+from sandbox_server.tools.plain_data import compact_json
 
 __all__ = ["fenced", "render_outcome"]
 
@@ -92,12 +93,17 @@ def _error_message(error: dict[str, Any], settings: Settings, timeout_ms: int) -
     return text
 
 
-def _result_text(structured: dict[str, Any]) -> str:
-    """The result as the text shows it: a string result as the string itself, anything else as Node prints it."""
+def _result_text(structured: dict[str, Any], shortened: bool, compact: bool) -> str:
+    """The result as the text shows it: a string result as the string itself; with ``compact``, an object or array
+    that JSON holds exactly as one line of JSON; anything else as Node prints it."""
     if structured.get("resultType") == "string" and isinstance(structured.get("result"), str):
         return str(structured["result"])
     text = structured.get("resultText")
-    return "undefined" if text is None else str(text)
+    if text is None:
+        return "undefined"
+    if compact and not shortened and "result" in structured:
+        return compact_json(str(text), structured["result"]) or str(text)
+    return str(text)
 
 
 def render_outcome(
@@ -111,7 +117,9 @@ def render_outcome(
 ) -> ToolResult:
     """Turn a worker outcome into the tool result: readable text plus the structured object.
 
-    ``tool_calls`` (for ``execute_js_with_tools``) are the upstream calls the code made, as ``toolCalls``;
+    ``tool_calls`` (for ``execute_js_with_tools``) are the upstream calls the code made, as ``toolCalls``; in the
+    text they are listed only when one did not succeed or the run failed, and a result JSON holds exactly is shown
+    as one line of JSON (code mode's results are read by a model that pays for every token);
     ``session`` describes the session the call ran in (see ``sandbox_server.sessions``); ``pictures`` holds the
     images ``display()`` showed, which follow the text (an image that could not be shown fails the call).
     """
@@ -156,10 +164,11 @@ def render_outcome(
             failure["hint"] = hint
             parts.append("Hint: " + hint)
     else:
-        shown = _result_text(structured)
+        shortened = bool(outcome.get("resultShortened"))
+        shown = _result_text(structured, shortened, compact=tool_calls is not None)
         result = _labelled("Result", shown)
         whole_string = structured.get("resultType") == "string" and shown == structured.get("result")
-        if outcome.get("resultShortened") and "result" in structured and not whole_string:
+        if shortened and "result" in structured and not whole_string:
             result += "\n(the text above is shortened; the full value is in the structured result)"
         parts.append(result)
     if structured["stdout"]:
@@ -178,7 +187,10 @@ def render_outcome(
         parts.append(_session_line(session))
     if tool_calls is not None:
         structured["toolCalls"] = list(tool_calls)
-        if tool_calls:
+        # After a run that succeeded with every call answered, the result says what the calls gave and toolCalls
+        # lists them; the line is kept whenever the model must know: a call that failed, was refused, declined or
+        # cancelled (even one the code caught), or a run that failed after calls that may have changed something.
+        if any(call.get("outcome") != "ok" for call in tool_calls) or (tool_calls and failure is not None):
             parts.append(_calls_line(tool_calls))
     text = "\n\n".join(parts)
     answer = error(text, structured) if failure is not None else ok(text, structured)

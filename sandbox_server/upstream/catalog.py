@@ -91,6 +91,12 @@ class ToolInfo:
         """How sandbox code calls this tool: ``tools.github.search_issues``."""
         return call_expression(self.server, self.name)
 
+    @property
+    def distinct_title(self) -> str:
+        """The title, unless it only spells the name again (``Create Entities`` for ``create_entities``); or ""."""
+        letters = [re.sub(r"[^0-9a-z]", "", text.lower()) for text in (self.title or "", self.name)]
+        return "" if letters[0] == letters[1] else self.title or ""
+
 
 def _text_or_none(value: object) -> str | None:
     return value if isinstance(value, str) and value else None

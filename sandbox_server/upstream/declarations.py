@@ -182,7 +182,7 @@ class _Writer:
         hints = [word for key, word in _HINTS if tool.annotations.get(key) is True]
         if tool.access in _ACCESS_NOTES:
             hints.append(_ACCESS_NOTES[tool.access])
-        lines = [tool.title or "", comment_text(tool.description or "", MAX_TOOL_DOC)]
+        lines = [tool.distinct_title, comment_text(tool.description or "", MAX_TOOL_DOC)]
         lines.append(f"{tool.call}(args)" + (f": {', '.join(hints)}" if hints else ""))
         doc = doc_comment("\n".join(line for line in lines if line), "", MAX_TOOL_DOC + 400)
         optional = "?" if _args_optional(tool.input_schema) else ""

@@ -5,6 +5,9 @@ entity and relation shapes in nine tools) costs its model a fraction of the toke
 A type is named after the property that holds it (``entities: {…}[]`` gives ``Entity``, ``record: {…}`` gives
 ``RecordType``, as TypeScript has a ``Record`` of its own); only types of
 :data:`MIN_CHARS` or more that appear at least twice are named, and a name never shadows a word of the text.
+A whole result that many signatures share, held by no property, is named ``Result`` (``DeleteResult`` when every
+tool that gives it starts with ``delete``) where that costs fewer characters than writing it out each time
+(server-filesystem's thirteen ``{content: string}``).
 """
 
 from __future__ import annotations
@@ -13,11 +16,14 @@ import re
 
 from sandbox_server.upstream.typescript import TYPE_WORDS, string_end
 
-__all__ = ["MIN_CHARS", "name_repeated"]
+__all__ = ["MIN_CHARS", "RESULT", "name_repeated"]
 
 MIN_CHARS = 30
 """Shorter object types (``{content: string}``) cost about as much named as written out."""
+RESULT = "Result"
+"""The name of a result type that signatures share, held by no property."""
 _KEY = re.compile(r"([A-Za-z_$][A-Za-z0-9_$]*)\??: $")
+_FIRST_WORD = re.compile(r"[a-z]*|[A-Z][a-z]*")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
@@ -66,12 +72,42 @@ def name_repeated(lines: list[str]) -> tuple[list[str], list[str]]:
         if sum(line.count(text) for line in lines) + sum(body.count(text) for _, body in definitions) < 2:
             continue  # a longer type already named held it
         base = _singular(keys[text])
-        base = name = base + "Type" if base in TYPE_WORDS else base  # "Record" is TypeScript's own
-        suffix = 2
-        while name in taken:
-            name, suffix = f"{base}{suffix}", suffix + 1
-        taken.add(name)
+        name = _free(base + "Type" if base in TYPE_WORDS else base, taken)  # "Record" is TypeScript's own
         lines = [line.replace(text, name) for line in lines]
         definitions = [(other, body.replace(text, name)) for other, body in definitions]
         definitions.append((name, text))
+    # Whole results last, as they read once the types they hold are named.
+    results = {text for line in lines for text, _ in _objects(line) if line.endswith("): " + text)}
+    for text in sorted(results, key=len, reverse=True):
+        lines = _name_result(text, lines, taken, definitions)
     return [f"type {name} = {body}" for name, body in definitions], lines
+
+
+def _free(base: str, taken: set[str]) -> str:
+    """``base``, or ``base`` with the first number that makes it a name not yet taken; now taken."""
+    name, suffix = base, 2
+    while name in taken:
+        name, suffix = f"{base}{suffix}", suffix + 1
+    taken.add(name)
+    return name
+
+
+def _common_word(names: list[str]) -> str:
+    """The first word all ``names`` begin with, capitalized (``Delete`` for ``delete_entities`` and
+    ``delete_relations``), or ""."""
+    words = {found.group().lower() if (found := _FIRST_WORD.match(name)) else "" for name in names}
+    word = words.pop() if len(words) == 1 else ""
+    return word[:1].upper() + word[1:]
+
+
+def _name_result(text: str, lines: list[str], taken: set[str], definitions: list[tuple[str, str]]) -> list[str]:
+    """``lines`` with ``text``, where it is a whole result (``f(…): {…}``), written as a name defined in
+    ``definitions``, when the definition and the name cost fewer characters than ``text`` written each time."""
+    tail = "): " + text
+    users = [re.split(r"[^A-Za-z0-9]+", line, maxsplit=1)[0] for line in lines if line.endswith(tail)]
+    base = _common_word(users) + RESULT
+    if len(users) < 2 or len(users) * len(text) <= len(f"type {base} = {text}") + len(users) * len(base):
+        return lines
+    name = _free(base, taken)
+    definitions.append((name, text))
+    return [line[: -len(text)] + name if line.endswith(tail) else line for line in lines]

@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 import pytest
 
+from benchmarks import real_run
 from benchmarks.real_data import PEOPLE, REGIONS, write_world
 from benchmarks.real_tasks import TASKS, comparable
 from benchmarks.real_tokens import (
@@ -22,7 +23,7 @@ from benchmarks.real_tokens import (
     saving,
     tally,
 )
-from benchmarks.tokens import Transcript
+from benchmarks.tokens import Transcript, encoding
 
 TASK = {task.key: task for task in TASKS}
 
@@ -144,3 +145,23 @@ def test_the_knowledge_graph_is_written_as_server_memory_reads_it(tmp_path: Path
     people = [line for line in lines if line["type"] == "entity" and line["entityType"] == "person"]
     assert len(people) == len(PEOPLE)
     assert {"type": "relation", "from": "Linus", "to": "Kernel", "relationType": "works_on"} in lines
+
+
+@pytest.mark.parametrize("drawn", [[0, 1], [123_456_789, 999_999_999], [7, 7, 42]])
+def test_the_runs_folder_is_new_and_its_name_costs_the_same_tokens_whatever_its_digits(
+    drawn: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    found = encoding()
+    if found is None:
+        pytest.skip("needs bpe-openai")
+    encode = found[1]
+    draws = iter(drawn)
+    monkeypatch.setattr(real_run.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(real_run.secrets, "randbelow", lambda _limit: next(draws))
+    (tmp_path / f"real-tokens-{drawn[0]:09d}").mkdir()  # taken: names are drawn until one is free
+    with real_run._folder() as folder:
+        assert folder.is_dir() and not any(folder.iterdir())
+        assert folder.name == f"real-tokens-{drawn[-1]:09d}"
+        path = f'{{"path": "{folder}/w-code----/files/sales"}}'
+        assert len(encode(path)) == len(encode(path.replace(folder.name, "real-tokens-000000000")))
+    assert not folder.exists()

@@ -22,6 +22,7 @@ async def test_the_reference_server_is_called_from_javascript(upstream_dir: Path
     async with code_mode(config, upstream_connect_timeout_s=30.0) as connected:
         description = (await connected.tool()).description or ""
         assert "tools.everything:\n" in description and "  echo({message: string}): string | object" in description
+        assert "\n  get_sum({a: number, b: number}): string | object\n" in description  # get-sum, as code may call it
         value = await connected.value(
             """
             const echoed = await tools.everything.echo({ message: 'hello from the sandbox' });

@@ -147,7 +147,7 @@ def test_the_command_line_lists_upstream_tools_and_calls_through_them(upstream_d
         timeout=120,
     )
     assert called.returncode == 0, called.stderr
-    assert "record-001" in called.stdout and "Tool calls (1): records.list_records ok" in called.stdout
+    assert called.stdout == 'Result: ["record-001","record-002","record-003"]\n'
 
 
 def test_tools_list_shows_the_upstream_tools_as_the_code_calls_them(upstream_dir: Path) -> None:

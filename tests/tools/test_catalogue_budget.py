@@ -28,7 +28,7 @@ CATALOGUE_BUDGET = 2_000
 DETERMINISTIC_BUDGET = 1_150
 """Most tokens ``add``, ``divide`` and ``date_diff`` may take together, leaving the rest to ``execute_js``."""
 DETERMINISTIC = ("add", "divide", "date_diff")
-CODE_MODE_BUDGET = 450
+CODE_MODE_BUDGET = 340
 """Most tokens ``execute_js_with_tools`` may take beside its listing of the upstream tools (description and input
 schema); the listing itself is bounded by ``SIGNATURES_BUDGET_CHARS`` (docs/code-mode.md)."""
 

@@ -384,3 +384,18 @@ def test_any_json_value_as_schema_gives_valid_typescript(
     assert_typescript(text)
     assert_typescript(f"type T = {type_of(input_schema)};")
     json.dumps(text)
+
+
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [
+        pytest.param("Create Entities", False, id="the-name-spelled-again"),
+        pytest.param("create-entities", False, id="the-name-with-other-separators"),
+        pytest.param("Create Entities Tool", True, id="a-word-more"),
+        pytest.param("Add people to the graph", True, id="other-words"),
+    ],
+)
+def test_a_title_that_only_spells_the_name_again_is_left_out(title: str, shown: bool) -> None:
+    text = declaration(tool(name="create_entities", title=title, description="Create entities in the graph."))
+    assert (title in text) is shown
+    assert "Create entities in the graph." in text

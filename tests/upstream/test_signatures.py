@@ -72,3 +72,41 @@ def test_a_name_never_shadows_a_word_of_the_listing_or_a_typescript_type() -> No
 def test_braces_inside_string_literals_are_not_types() -> None:
     line = 'f({q: "{a: number, b: number, c: number}"}): {q: "{a: number, b: number, c: number}"}'
     assert name_repeated([line]) == ([], [line])
+
+
+def test_a_result_many_signatures_share_is_named_once_when_that_is_shorter() -> None:
+    lines = [f"{name}({{path: string}}): {{content: string}}" for name in ("read_file", "write_file", "list_directory")]
+    types, named = name_repeated([*lines, "move_file({source: string}): {content: string}"])
+    assert types == ["type Result = {content: string}"]
+    assert named == [
+        "read_file({path: string}): Result",
+        "write_file({path: string}): Result",
+        "list_directory({path: string}): Result",
+        "move_file({source: string}): Result",
+    ]
+
+
+def test_a_shared_result_is_named_after_the_first_word_its_tools_share() -> None:
+    status = "{success: boolean, message: string}"
+    lines = [f"delete_{what}({{names: string[]}}): {status}" for what in ("entities", "relations", "observations")]
+    types, named = name_repeated(lines)
+    assert types == [f"type DeleteResult = {status}"]
+    assert named[0] == "delete_entities({names: string[]}): DeleteResult"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        pytest.param(["a(): {x: number}", "b(): {x: number}"], id="too-short-to-pay"),
+        pytest.param(["a(): {content: string}", "b(): string"], id="once"),
+        pytest.param(["a({q: {content: string}}): string", "b({q: {content: string}}): string"], id="arguments"),
+    ],
+)
+def test_a_result_that_naming_would_not_shorten_stays_written_out(lines: list[str]) -> None:
+    assert name_repeated(lines) == ([], lines)
+
+
+def test_a_result_name_never_shadows_a_word_of_the_listing() -> None:
+    lines = [f"{name}(): {{content: string}}" for name in ("read", "write", "move", "list")]
+    types, named = name_repeated([*lines, "g({Result: number}): string"])
+    assert types == ["type Result2 = {content: string}"] and named[0] == "read(): Result2"
