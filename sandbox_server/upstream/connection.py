@@ -169,8 +169,8 @@ class Upstream:
         timeout_s: float,
         max_result_bytes: int,
         on_sent: Callable[[], None] | None = None,
-    ) -> types.CallToolResult:
-        """Call ``tool`` upstream and return its result as it came (``isError`` results included).
+    ) -> tuple[types.CallToolResult, int]:
+        """Call ``tool`` upstream: its result as it came (``isError`` ones too) and its size in bytes as JSON.
 
         ``timeout_s`` bounds the whole call, a restart included. Cancelling the caller, or the timeout, sends
         ``notifications/cancelled`` upstream at once (the SDK's dispatcher does, shielded, within 5 s). ``on_sent`` is
@@ -179,21 +179,6 @@ class Upstream:
         Raises:
             UpstreamCallError: no result; ``reason`` says why.
         """
-        result, _size = await self.sized_call(
-            tool, arguments, timeout_s=timeout_s, max_result_bytes=max_result_bytes, on_sent=on_sent
-        )
-        return result
-
-    async def sized_call(
-        self,
-        tool: str,
-        arguments: dict[str, Any],
-        *,
-        timeout_s: float,
-        max_result_bytes: int,
-        on_sent: Callable[[], None] | None = None,
-    ) -> tuple[types.CallToolResult, int]:
-        """:meth:`call`, with the size of the result as JSON (bytes), which the limit was checked against."""
         result: types.CallToolResult | None = None
         with anyio.move_on_after(timeout_s):
             live = await self._connection()

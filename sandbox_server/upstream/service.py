@@ -285,7 +285,7 @@ class ToolsService:
             await self._ask(found, arguments)
         own_timeout = found.upstream.config.timeout_s
         try:
-            result, record.result_bytes = await found.upstream.sized_call(
+            result, record.result_bytes = await found.upstream.call(
                 name,
                 arguments,
                 timeout_s=own_timeout if own_timeout is not None else self.limits.timeout_s,

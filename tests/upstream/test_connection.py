@@ -81,7 +81,8 @@ async def connected(*configs: ServerConfig, **options: Any) -> AsyncIterator[Ups
 
 async def call(upstream: Upstream, tool: str, arguments: dict[str, Any] | None = None, **limits: Any) -> Any:
     limits = {"timeout_s": 10.0, "max_result_bytes": 10_000_000} | limits
-    return await upstream.call(tool, arguments or {}, **limits)
+    result, _size = await upstream.call(tool, arguments or {}, **limits)
+    return result
 
 
 async def structured(upstream: Upstream, tool: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
