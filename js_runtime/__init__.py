@@ -37,6 +37,7 @@ from js_runtime import deferral
 __all__ = [
     "SCRIPT_NAME",
     "NodeModule",
+    "ahead_source",
     "deferred_groups",
     "deferred_source",
     "node_modules",
@@ -96,6 +97,15 @@ def source() -> str:
 def deferred_source() -> str:
     """The source of the runtime's deferred function groups, which the worker passes to ``connect`` as a string."""
     return _build()[1]
+
+
+def ahead_source(group: str) -> str:
+    """The source of deferred group ``group`` to compile ahead of its first use (see :mod:`js_runtime.deferral`).
+
+    Raises:
+        KeyError: There is no such group.
+    """
+    return _build()[2].ahead[group]
 
 
 def deferred_groups() -> dict[str, list[str]]:

@@ -17,6 +17,12 @@ In the script, each deferred function that code outside its group calls is a ``l
 that compiles the group, then passes the call on; compiling the group assigns the real functions to those bindings,
 so later calls go straight to them. Code outside the group may only call such a function, never use it as a value
 (a stand-in is not the function: its name, length and identity differ), which :func:`split` checks.
+
+Each group's source comes twice: as written, which V8 pre-parses and whose functions it compiles on their first
+call, for a group a job needs; and with every function declaration written as a constant holding the function in
+parentheses, which V8 takes as a sign to compile it with the group, for a group compiled ahead by a worker that
+waits for its next job (``compileGroupAhead`` in ``deferred.js``, which receives it with the request), so that the
+job does not compile it.
 """
 
 from __future__ import annotations
@@ -77,12 +83,14 @@ class Deferral:
             binding for each deferred function called from outside its group.
         deferred: The groups' sources, one after another (what the worker passes to ``connect``).
         groups: The group names, in the order of ``deferred``, with the names of their functions.
+        ahead: Each group's source to compile ahead, by group name (what the worker passes to ``compileGroupAhead``).
     """
 
     texts: list[str]
     declarations: str
     deferred: str
     groups: dict[str, list[str]]
+    ahead: dict[str, str]
 
 
 def split(files: list[tuple[str, str]], compact: Callable[[str], str]) -> Deferral:
@@ -120,6 +128,7 @@ def split(files: list[tuple[str, str]], compact: Callable[[str], str]) -> Deferr
             f"{EAGER}', or keep the use in its group):\n" + "\n".join(problems)
         )
     sources = [_group_source(groups[group], sorted(outside[group]), compact) for group in order]
+    ahead = {group: _group_source(groups[group], sorted(outside[group]), compact, ahead=True) for group in order}
     spans: list[int] = []
     position = 0
     for text in sources:
@@ -136,7 +145,8 @@ def split(files: list[tuple[str, str]], compact: Callable[[str], str]) -> Deferr
     ]
     if stand_ins:
         declarations.append("let " + ",\n".join(stand_ins) + ";")
-    return Deferral(texts, "\n".join(declarations), "".join(sources), {group: list(groups[group]) for group in order})
+    groups_by_name = {group: list(groups[group]) for group in order}
+    return Deferral(texts, "\n".join(declarations), "".join(sources), groups_by_name, ahead)
 
 
 def _take_functions(text: str, file_name: str, default: str) -> tuple[str, dict[str, tuple[str, str]]]:
@@ -208,13 +218,20 @@ def _blank(literal: re.Match[str]) -> str:
     return quoted[0] + " " * (len(quoted) - 2) + quoted[-1]
 
 
-def _group_source(functions: dict[str, str], exported: list[str], compact: Callable[[str], str]) -> str:
+def _group_source(
+    functions: dict[str, str], exported: list[str], compact: Callable[[str], str], *, ahead: bool = False
+) -> str:
     """A group's source, for a direct eval in the runtime's scope: it declares the group's functions in a scope of
     their own, assigns those called from outside to their bindings in the runtime's scope and evaluates to an object
-    of them."""
+    of them. With ``ahead``, each function is a constant holding it in parentheses, which V8 compiles with the group
+    rather than on the function's first call (the group's top level only declares them, so none is used before its
+    constant is set)."""
     members = ", ".join(exported)
     assignments = "\n".join(f"{function} = deferredGroup.{function};" for function in exported)
-    body = "\n".join(functions.values())
+    if ahead:
+        body = "\n".join(f"const {name} = ({text});" for name, text in functions.items())
+    else:
+        body = "\n".join(functions.values())
     return compact(
         f"const deferredGroup = (() => {{\n{body}\nreturn {{ __proto__: null, {members} }};\n}})();\n"
         f"{assignments}\ndeferredGroup;\n//# sourceURL=sandbox-runtime.js\n"

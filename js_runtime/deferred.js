@@ -42,17 +42,17 @@ function deferredLoaded() {
   return names;
 }
 
-// The groups most jobs use beyond a number's outcome. A worker whose fresh isolate waits for its
-// next job with nothing else to do compiles them (workerRequest 'compileGroups'), so that a job
-// that logs, returns an object or throws pays no more than when they were part of the script;
-// a worker with jobs waiting never does. Returns the names of the groups compiled so far.
-const COMMON_GROUPS = ['outcome', 'text', 'render', 'console', 'errors', 'async'];
-
-function compileCommonGroups() {
+// A group compiled ahead of its first use by a worker whose fresh isolate waits for its next job
+// with nothing else to do (workerRequest 'compileGroupAhead', the group's name, a line break and
+// its source to compile ahead, whose functions V8 compiles with it: js_runtime/deferral.py), so
+// that a job that needs it compiles nothing of it. Returns whether the group is compiled now.
+function compileGroupAhead(request) {
+  const newline = StringPrototypeIndexOf(request, '\n');
+  const name = StringPrototypeSlice(request, 0, newline);
   for (let i = 0; i < DEFERRED_GROUPS.length; i++) {
-    for (let j = 0; j < COMMON_GROUPS.length; j++) {
-      if (DEFERRED_GROUPS[i] === COMMON_GROUPS[j]) deferredGroup(i);
-    }
+    if (DEFERRED_GROUPS[i] !== name) continue;
+    if (deferredExports[i] === undefined) deferredExports[i] = eval(StringPrototypeSlice(request, newline + 1));
+    return true;
   }
-  return deferredLoaded();
+  return false;
 }

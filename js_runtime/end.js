@@ -48,7 +48,7 @@ function workerRequest() {
     case 'warmUp': return warmUp();
     case 'warmUpTools': return warmUpTools();
     case 'deferredLoaded': return deferredLoaded();
-    case 'compileGroups': return compileCommonGroups();
+    case 'compileGroupAhead': return compileGroupAhead(body);
     case 'packages': return offerPackages(body);
     case 'connect': return connect(arguments[0], body, arguments[1]);
     default: return false;

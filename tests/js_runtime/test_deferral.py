@@ -32,6 +32,12 @@ def test_a_files_functions_go_to_its_group_and_a_mark_moves_or_keeps_one(monkeyp
     assert 'two = deferredStandIn(1, "two")' in split.declarations
     assert "one = deferredGroup.one;" in split.deferred
     assert "//# sourceURL=sandbox-runtime.js" in split.deferred
+    # Each group's source to compile ahead holds the same functions, each a constant in parentheses (which V8
+    # compiles with the group), and hands the same functions out.
+    assert "const one = (function one() {" in split.ahead["alpha"]
+    assert "const two = (function two() {" in split.ahead["beta"]
+    assert "function one() {" in split.deferred and "const one = (" not in split.deferred
+    assert "one = deferredGroup.one;" in split.ahead["alpha"]
 
 
 @pytest.mark.parametrize(

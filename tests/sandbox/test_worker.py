@@ -196,6 +196,9 @@ class _LateRequests:
         await asyncio.sleep(max(0.0, self.arrival - loop.time()))
         return {"op": "run", "id": 1}
 
+    def waiting(self) -> bool:
+        return False
+
 
 @pytest.mark.parametrize("fresh", [True, False])
 def test_a_worker_left_waiting_compiles_the_common_groups_of_a_fresh_isolate_only(
@@ -222,7 +225,7 @@ def test_a_worker_left_waiting_compiles_the_common_groups_of_a_fresh_isolate_onl
     message, before, after, outcome = asyncio.run(scenario())
     assert message == {"op": "run", "id": 1}
     assert before == ""
-    expected = {"outcome", "text", "render", "console", "errors", "async"} if fresh else set()
+    expected = set(isolate_module.COMMON_GROUPS) if fresh else set()
     assert isinstance(after, str) and set(after.split(",")) - {""} == expected
     assert outcome["ok"] is True and outcome["resultText"] == "{ a: [ 1, 2 ] }"
 
@@ -258,3 +261,36 @@ def test_a_worker_that_ran_code_mode_jobs_warms_its_fresh_isolate_for_them_unles
     assert message == {"op": "run", "id": 1}
     assert isinstance(groups, str)
     assert ("tools" in groups.split(",")) is not waiting
+
+
+class _ArrivingDuringTheCompile(_LateRequests):
+    """A request that arrives while the worker compiles its first group ahead."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def waiting(self) -> bool:
+        self.asked += 1
+        return self.asked > 1
+
+
+def test_a_request_that_arrives_while_groups_compile_ahead_stops_the_compiling_at_the_next_group(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sandbox_server.sandbox.worker import isolate as isolate_module
+    from sandbox_server.sandbox.worker import serve
+
+    monkeypatch.setattr(serve, "IDLE_BEFORE_COMPILING_S", 0.001)
+
+    async def scenario() -> tuple[object, object]:
+        isolate = await isolate_module.Isolate.prepare(SandboxLimits())
+        try:
+            message = await serve._next_run(_ArrivingDuringTheCompile(), isolate, compile_when_idle=True)  # type: ignore[arg-type]
+            return message, await isolate.request("deferredLoaded")
+        finally:
+            isolate.close()
+
+    message, loaded = asyncio.run(scenario())
+    assert message == {"op": "run", "id": 1}
+    assert loaded == isolate_module.COMMON_GROUPS[0]

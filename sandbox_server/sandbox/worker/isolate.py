@@ -27,7 +27,7 @@ from sandbox_server.sandbox.outcome import ErrorKind, checked_outcome
 from sandbox_server.sandbox.protocol import ProtocolError
 from sandbox_server.sandbox.worker import engine
 
-__all__ = ["ABORT_TIMEOUT_S", "PREPARE_TIMEOUT_S", "Isolate", "parse_outcome", "syntax_error_position"]
+__all__ = ["ABORT_TIMEOUT_S", "COMMON_GROUPS", "PREPARE_TIMEOUT_S", "Isolate", "parse_outcome", "syntax_error_position"]
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +37,9 @@ ABORT_TIMEOUT_S = 1.0
 """Longest wait for the runtime to report the output of a stopped execution."""
 ABORT_ATTEMPTS = 2
 """The first call after the memory limit stopped an execution is terminated too; the second one runs."""
+COMMON_GROUPS = ("async", "outcome", "text", "render", "console", "errors")
+"""The runtime's deferred groups most jobs use beyond a number's outcome (awaiting, an object's or a string's outcome,
+logging, an error), which a worker with nothing else to do compiles ahead, in this order."""
 LOCATE_TIMEOUT_S = 1.0
 """Longest wait for the parse that locates a syntax error."""
 SETTLE_POLL_S = 0.05
@@ -187,13 +190,22 @@ class Isolate:
         if failure != "":
             logger.warning("the runtime failed its code-mode warm-up run: %.300s", failure)
 
-    async def compile_common_groups(self) -> None:
-        """Compile the runtime's groups most jobs use beyond a number's outcome (see ``deferred.js``), for a worker
-        with nothing else to do; a failure is logged and changes nothing else (each group compiles on use anyway)."""
+    async def compile_ahead(self, group: str) -> None:
+        """Compile the runtime's deferred group ``group`` with its functions (see ``js_runtime/deferral.py``), for a
+        worker with nothing else to do; a failure is logged and changes nothing else (a group compiles on use
+        anyway)."""
         try:
-            await asyncio.wait_for(self.request("compileGroups"), PREPARE_TIMEOUT_S)
+            await asyncio.wait_for(
+                self.request("compileGroupAhead", f"{group}\n{js_runtime.ahead_source(group)}"), PREPARE_TIMEOUT_S
+            )
         except (MiniRacerBaseException, TimeoutError) as exc:
-            logger.warning("the runtime's common groups did not compile: %s: %.300s", type(exc).__name__, exc)
+            logger.warning("the runtime's group %s did not compile: %s: %.300s", group, type(exc).__name__, exc)
+
+    async def compile_common_groups(self) -> None:
+        """Compile ahead the runtime's groups most jobs use beyond a number's outcome (:data:`COMMON_GROUPS`), as a
+        worker does while it waits for a job."""
+        for group in COMMON_GROUPS:
+            await self.compile_ahead(group)
 
     def heap(self) -> dict[str, int]:
         """The heap's used and total bytes; only while the isolate is idle (mini-racer's reading waits for it)."""

@@ -32,7 +32,7 @@ from sandbox_server.sandbox.protocol import (
 )
 from sandbox_server.sandbox.worker.bridge import HostBridge, HostLimits
 from sandbox_server.sandbox.worker.engine import keep_an_isolate, v8_flags
-from sandbox_server.sandbox.worker.isolate import Isolate
+from sandbox_server.sandbox.worker.isolate import COMMON_GROUPS, Isolate
 from sandbox_server.sandbox.worker.job import execute
 from sandbox_server.sandbox.worker.memory import DataBounds, limit_data_segment
 from sandbox_server.sandbox.worker.options import journal_options
@@ -266,8 +266,8 @@ async def _next_run(
     incoming: Incoming, isolate: Isolate, *, compile_when_idle: bool, warm_tools: bool = False
 ) -> dict[str, Any] | None:
     """The next request; a fresh isolate that waits for it :data:`IDLE_BEFORE_COMPILING_S` compiles its common
-    groups meanwhile, and with ``warm_tools`` it first runs the code-mode warm-up unless a request is waiting
-    already (it would wait for the warm-up)."""
+    groups ahead meanwhile, one at a time while no request waits; with ``warm_tools`` it first runs the code-mode
+    warm-up unless a request is waiting already (it would wait for the warm-up)."""
     if compile_when_idle and warm_tools and not incoming.waiting():
         await isolate.warm_up_tools()
     if compile_when_idle:
@@ -275,7 +275,10 @@ async def _next_run(
             async with asyncio.timeout(IDLE_BEFORE_COMPILING_S):
                 return await incoming.next_run()
         except TimeoutError:
-            await isolate.compile_common_groups()
+            for group in COMMON_GROUPS:
+                if incoming.waiting():
+                    break
+                await isolate.compile_ahead(group)
     return await incoming.next_run()
 
 
