@@ -35,6 +35,7 @@ from sandbox_server.settings import DEFAULT_MAX_CALLS_IN_FLIGHT
 __all__ = [
     "BATCHES",
     "BRIDGE_TARGET_MS",
+    "CALL_ROWS",
     "OVER_DIRECT",
     "PAUSE_S",
     "SEQUENTIAL_CALLS",
@@ -133,6 +134,22 @@ def _check_sum(outcome: dict[str, Any], calls: int) -> None:
         raise CallFailed(f"expected {calls} calls summing ids to {expected}, got {json.dumps(outcome)[:300]}")
 
 
+CALL_ROWS = (
+    "direct",
+    "zero",
+    "one",
+    "one_upstream",
+    "floor",
+    "sequential",
+    "first",
+    "marginal",
+    "first_over_direct",
+    "marginal_over_direct",
+    "zero_paused",
+    "one_paused",
+    "first_paused_over_direct",
+)
+"""Section 12's rows, in order."""
 OVER_DIRECT = ("first_over_direct", "marginal_over_direct", "first_paused_over_direct")
 """The rows that are differences from the direct call (which may be below zero), not times."""
 BRIDGE_TARGET_MS = 1.0
@@ -155,21 +172,7 @@ async def measure_call(plan: Plan, progress: Progress, servers: CodeModeServers)
     section = Section("code_mode_call", "12. Code mode: one upstream tool call, from JavaScript and directly")
     warmup, iterations = max(1, plan.warmup // 4), max(3, plan.latency_iterations // 5)
     n = SEQUENTIAL_CALLS
-    keys = (
-        "direct",
-        "zero",
-        "one",
-        "one_upstream",
-        "floor",
-        "sequential",
-        "first",
-        "marginal",
-        "first_over_direct",
-        "marginal_over_direct",
-        "zero_paused",
-        "one_paused",
-        "first_paused_over_direct",
-    )
+    keys = CALL_ROWS
     samples: dict[str, list[float]] = {key: [] for key in keys}
     bar = progress.bar("code mode calls", warmup + iterations)
     for i in range(warmup + iterations):

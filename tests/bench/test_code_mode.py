@@ -26,21 +26,7 @@ DERIVED = (
     "code_mode_desktop",
     "code_mode_described_total",
 )
-CALL_ROWS = (
-    "direct",
-    "zero",
-    "one",
-    "one_upstream",
-    "floor",
-    "sequential",
-    "first",
-    "marginal",
-    "first_over_direct",
-    "marginal_over_direct",
-    "zero_paused",
-    "one_paused",
-    "first_paused_over_direct",
-)
+CALL_ROWS = code_mode.CALL_ROWS
 OVER_DIRECT = code_mode.OVER_DIRECT
 
 

@@ -11,38 +11,17 @@ ahead first; the outcomes must be equal, field for field and in the same order.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 
 import js_runtime
 from sandbox_server.sandbox import SandboxLimits
 from sandbox_server.sandbox.worker import isolate as isolate_module
-from sandbox_server.sandbox.worker import job
 from sandbox_server.sandbox.worker import options as options_module
 
-from .test_primitive_outcome import CORPUS, EDGE_CASES
+from .test_primitive_outcome import CORPUS, EDGE_CASES, outcomes_of
 
 CASES = [*CORPUS, *((code, code, "") for code in EDGE_CASES)]
-
-
-async def _outcomes(ahead: bool) -> tuple[list[dict[str, Any]], list[str]]:
-    limits = SandboxLimits()
-    outcomes, loaded = [], []
-    for _name, code, input_json in CASES:
-        isolate = await isolate_module.Isolate.prepare(limits)
-        try:
-            if ahead:
-                for group in js_runtime.deferred_groups():
-                    await isolate.compile_ahead(group)
-                loaded.append(await isolate.request("deferredLoaded"))
-            request = {"id": 1, "code": code, "input": input_json, "timeoutMs": 10_000}
-            outcome = dict(await job.execute(isolate, request, limits))
-        finally:
-            isolate.close()
-        outcome.pop("durationMs", None)
-        outcomes.append(outcome)
-    return outcomes, loaded
 
 
 def test_every_group_compiled_ahead_gives_the_outcomes_of_groups_compiled_on_first_use(
@@ -50,11 +29,19 @@ def test_every_group_compiled_ahead_gives_the_outcomes_of_groups_compiled_on_fir
 ) -> None:
     # The same entropy for both ways, so that random values come out the same.
     monkeypatch.setattr(options_module.os, "urandom", lambda size: bytes(range(size)))
-    on_use, _ = asyncio.run(_outcomes(ahead=False))
-    ahead, loaded = asyncio.run(_outcomes(ahead=True))
+    loaded: list[object] = []
+
+    async def compile_every_group_ahead(isolate: isolate_module.Isolate) -> None:
+        for group in js_runtime.deferred_groups():
+            await isolate.compile_ahead(group)
+        loaded.append(await isolate.request("deferredLoaded"))
+
+    limits = SandboxLimits()
+    on_use = asyncio.run(outcomes_of(CASES, limits))
+    ahead = asyncio.run(outcomes_of(CASES, limits, compile_every_group_ahead))
     assert "did not compile" not in caplog.text
     every = ",".join(sorted(js_runtime.deferred_groups()))
-    assert all(",".join(sorted(names.split(","))) == every for names in loaded)
+    assert all(isinstance(names, str) and ",".join(sorted(names.split(","))) == every for names in loaded)
     for (name, _code, _input), one, other in zip(CASES, on_use, ahead, strict=True):
         assert list(one.items()) == list(other.items()), name
     assert sum(1 for outcome in on_use if outcome["ok"] is False) >= 5  # errors are among the cases compared

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -84,11 +85,18 @@ def _corpus() -> list[tuple[str, str, str]]:
 CORPUS = _corpus()
 
 
-async def _outcomes(cases: list[tuple[str, str, str]], limits: SandboxLimits) -> list[dict[str, Any]]:
+async def outcomes_of(
+    cases: list[tuple[str, str, str]],
+    limits: SandboxLimits,
+    before: Callable[[isolate_module.Isolate], Awaitable[None]] | None = None,
+) -> list[dict[str, Any]]:
+    """Each case's outcome (without its duration) in a fresh isolate, after ``before`` with that isolate."""
     outcomes = []
     for _name, code, input_json in cases:
         isolate = await isolate_module.Isolate.prepare(limits)
         try:
+            if before is not None:
+                await before(isolate)
             request = {"id": 1, "code": code, "input": input_json, "timeoutMs": 10_000}
             outcome = dict(await job.execute(isolate, request, limits))
         finally:
@@ -105,10 +113,10 @@ def _both_ways(
     monkeypatch.setattr(options_module.os, "urandom", lambda size: bytes(range(size)))
     runtime = js_runtime.source()
     assert runtime.count(SHORT_WAY) == 1
-    short = asyncio.run(_outcomes(cases, limits))
+    short = asyncio.run(outcomes_of(cases, limits))
     general = runtime.replace(SHORT_WAY, "const plain = undefined;")
     monkeypatch.setattr(isolate_module.js_runtime, "source", lambda: general)
-    return short, asyncio.run(_outcomes(cases, limits))
+    return short, asyncio.run(outcomes_of(cases, limits))
 
 
 def _compare(cases: list[tuple[str, str, str]], short: list[dict[str, Any]], general: list[dict[str, Any]]) -> None:
