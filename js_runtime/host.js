@@ -11,7 +11,7 @@
 const hostState = {
   __proto__: null,
   notify: undefined,
-  // Whether the current run may call the host (its options said so, or run() was handed the notification).
+  // Whether the current run may call the host (its options say `host`: the worker answers its calls).
   allowed: false,
   nextId: 1,
   // Pending calls by id: their promise's resolve and reject.

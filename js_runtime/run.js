@@ -160,23 +160,20 @@ function resetRun(options) {
   ErrorCtor.stackTraceLimit = initialStackTraceLimit;
 }
 
-// `hostNotify` (a native function, or nothing) is the notification the run's host calls go through
-// (host.js), when connect() did not receive it; given, it lets the run call the host, as the
-// option `host` does. The worker passes every argument here before any model-written code runs.
-function run(code, inputJson, optionsJson, filesPayload, hostNotify) {
-  const hostGiven = typeof hostNotify === 'function';
-  if (hostGiven && hostState.notify === undefined) hostState.notify = hostNotify;
+// The worker passes every argument here before any model-written code runs; the notification a
+// run's host calls go through came with connect() (host.js), and the option `host` lets it use it.
+function run(code, inputJson, optionsJson, filesPayload) {
   try {
-    return startRun('' + code, inputJson, '' + optionsJson, filesPayload, hostGiven);
+    return startRun('' + code, inputJson, '' + optionsJson, filesPayload);
   } catch (error) {
     return internalFailureOutcome(error);
   }
 }
 
-function startRun(code, inputJson, optionsJson, filesPayload, hostGiven) {
+function startRun(code, inputJson, optionsJson, filesPayload) {
   const options = parseOptions(optionsJson);
   resetRun(options);
-  hostState.allowed = options.host || hostGiven === true;
+  hostState.allowed = options.host;
   let input;
   if (typeof inputJson === 'string' && inputJson !== '') {
     try {

@@ -303,9 +303,9 @@ const WARM_UP_TOOLS_JOB = JSONStringify({
 // Runs a code-mode job before the real one arrives, in a fresh isolate of a worker that has run
 // code-mode jobs lately and has nothing to do (workerRequest 'warmUpTools'), so that V8 has
 // compiled the runtime's tools, host-call and asynchronous paths, which a fresh isolate
-// otherwise compiles while the job waits. The call is answered here, at once; nothing leaves the isolate. What the run
-// installs is taken away again, as the next job may be a plain one. Its end comes in a task
-// of its own, after this returns, and is kept (silent). Returns '' when the run went as it
+// otherwise compiles while the job waits. The call is answered here, at once; nothing leaves
+// the isolate. What the run installs is taken away again, as the next job may be a plain one.
+// Its end comes in a task of its own, after this returns, and is kept (silent). Returns '' when the run went as it
 // should, otherwise a description for the log.
 function warmUpTools() {
   const notify = hostState.notify;

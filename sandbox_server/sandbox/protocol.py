@@ -226,13 +226,18 @@ ENCODE_CHUNK_CHARS = 1 << 20
 """Characters of a long field encoded to UTF-8 at a time by :func:`iter_frames`."""
 
 
+def _attached(message: Mapping[str, Any]) -> list[str]:
+    """The fields of ``message`` long enough to travel in frames of their own."""
+    return [
+        name
+        for name in ATTACHABLE_FIELDS
+        if isinstance(message.get(name), str) and len(message[name]) >= ATTACH_FROM_CHARS
+    ]
+
+
 def single_frame(message: Mapping[str, Any]) -> bytes | None:
     """``message`` as one frame, or None when a long field goes in frames of its own (see :func:`iter_frames`)."""
-    for name in ATTACHABLE_FIELDS:
-        value = message.get(name)
-        if isinstance(value, str) and len(value) >= ATTACH_FROM_CHARS:
-            return None
-    return encode_frame(message)
+    return None if _attached(message) else encode_frame(message)
 
 
 def iter_frames(message: Mapping[str, Any], chunk_chars: int | None = ENCODE_CHUNK_CHARS) -> Iterator[bytes]:
@@ -243,11 +248,7 @@ def iter_frames(message: Mapping[str, Any], chunk_chars: int | None = ENCODE_CHU
     Raises:
         ProtocolError: A frame would be longer than :data:`MAX_FRAME_BYTES` (before any piece is made).
     """
-    attached = [
-        name
-        for name in ATTACHABLE_FIELDS
-        if isinstance(message.get(name), str) and len(message[name]) >= ATTACH_FROM_CHARS
-    ]
+    attached = _attached(message)
     if not attached:
         yield encode_frame(message)
         return

@@ -201,10 +201,12 @@ class Isolate:
         except (MiniRacerBaseException, TimeoutError) as exc:
             logger.warning("the runtime's group %s did not compile: %s: %.300s", group, type(exc).__name__, exc)
 
-    async def compile_common_groups(self) -> None:
-        """Compile ahead the runtime's groups most jobs use beyond a number's outcome (:data:`COMMON_GROUPS`), as a
-        worker does while it waits for a job."""
+    async def compile_common_groups(self, stop: Callable[[], bool] = lambda: False) -> None:
+        """Compile ahead the runtime's groups most jobs use beyond a number's outcome (:data:`COMMON_GROUPS`), one at
+        a time, as a worker does while it waits for a job; it stops before the next group once ``stop`` says so."""
         for group in COMMON_GROUPS:
+            if stop():
+                return
             await self.compile_ahead(group)
 
     def heap(self) -> dict[str, int]:

@@ -32,7 +32,7 @@ from sandbox_server.sandbox.protocol import (
 )
 from sandbox_server.sandbox.worker.bridge import HostBridge, HostLimits
 from sandbox_server.sandbox.worker.engine import keep_an_isolate, v8_flags
-from sandbox_server.sandbox.worker.isolate import COMMON_GROUPS, Isolate
+from sandbox_server.sandbox.worker.isolate import Isolate
 from sandbox_server.sandbox.worker.job import execute
 from sandbox_server.sandbox.worker.memory import DataBounds, limit_data_segment
 from sandbox_server.sandbox.worker.options import journal_options
@@ -275,10 +275,7 @@ async def _next_run(
             async with asyncio.timeout(IDLE_BEFORE_COMPILING_S):
                 return await incoming.next_run()
         except TimeoutError:
-            for group in COMMON_GROUPS:
-                if incoming.waiting():
-                    break
-                await isolate.compile_ahead(group)
+            await isolate.compile_common_groups(stop=incoming.waiting)
     return await incoming.next_run()
 
 
