@@ -39,6 +39,7 @@ __all__ = [
     "EXCEPTION_KINDS",
     "KEEPER",
     "DataLimitNear",
+    "Paused",
     "Racer",
     "error_kind",
     "keep_an_isolate",
@@ -50,6 +51,11 @@ __all__ = [
 
 class DataLimitNear(Exception):
     """The process's data size came within :data:`.memory.STOP_RESERVE_BYTES` of its allowance."""
+
+
+class Paused(Exception):
+    """The pool asked the running job to pause (its code waits for the user's consent): it is stopped and its
+    outcome carries the journal to run it again with."""
 
 
 # Every exception py_mini_racer defines, and what it means when running a job raises it. The code's own

@@ -8,7 +8,6 @@ become global variables that outlive it and it can run again in the same isolate
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from collections.abc import Callable
@@ -28,7 +27,7 @@ from sandbox_server.sandbox.source import Unsupported, analyze
 from sandbox_server.sandbox.source.cells import as_cell
 from sandbox_server.sandbox.source.modules import rewrite_modules
 from sandbox_server.sandbox.worker.bridge import HostBridge
-from sandbox_server.sandbox.worker.engine import error_kind
+from sandbox_server.sandbox.worker.engine import Paused, error_kind
 from sandbox_server.sandbox.worker.isolate import Isolate, parse_outcome
 from sandbox_server.sandbox.worker.memory import DataBounds, guarded
 from sandbox_server.sandbox.worker.options import (
@@ -83,39 +82,8 @@ def _engine_text(code: str, input_json: str) -> tuple[str, str]:
     return code, input_json
 
 
-class Paused(Exception):
-    """The pool asked the running job to pause (its code waits for the user's consent): it is stopped and its
-    outcome carries the journal to run it again with."""
-
-
-async def _run_job(
-    isolate: Isolate,
-    code: str,
-    input_json: str,
-    options: str,
-    deadline: float,
-    files: str = "",
-    pause: asyncio.Event | None = None,
-) -> Any:
-    job = asyncio.ensure_future(_started(isolate, code, input_json, options, deadline, files))
-    if pause is None:
-        return await job
-    paused = asyncio.ensure_future(pause.wait())
-    try:
-        await asyncio.wait({job, paused}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        paused.cancel()
-    if not job.done():
-        job.cancel()  # terminates the code, as a timeout does
-        with contextlib.suppress(BaseException):
-            await job
-        raise Paused
-    return job.result()
-
-
 async def _started(isolate: Isolate, code: str, input_json: str, options: str, deadline: float, files: str) -> Any:
-    async with asyncio.timeout_at(deadline):
-        value = await isolate.start(code, input_json, options, files)
+    value = await isolate.start(code, input_json, options, files)
     if value == "":
         value = await isolate.settle(deadline)
     return value
@@ -128,11 +96,11 @@ async def execute(
     bounds: DataBounds | None = None,
     on_pressure: Callable[[], None] = lambda: None,
     bridge: HostBridge | None = None,
-    pause: asyncio.Event | None = None,
+    pause: asyncio.Future[None] | None = None,
 ) -> Outcome:
     """Run one job in ``isolate`` and build its outcome; never raises for anything the code does.
 
-    With a ``bridge``, the code's calls to the host go through it (its caller closes it after the job). Setting
+    With a ``bridge``, the code's calls to the host go through it (its caller closes it after the job). Resolving
     ``pause`` stops the job with an outcome of kind ``paused`` (with its journal, for a journaled job).
     """
     code, input_json = _engine_text(request["code"], request["input"])
@@ -185,8 +153,8 @@ async def execute(
     try:
         files = request.get("files", "")
         deadline = started + timeout_ms / 1000
-        job = _run_job(isolate, code, input_json, options, deadline, files, pause)
-        value = await guarded(isolate, job, bounds, on_pressure)
+        job = _started(isolate, code, input_json, options, deadline, files)
+        value = await guarded(isolate, job, deadline, bounds, on_pressure, pause)
     except Paused:
         return await _stopped(isolate, paused_error(), elapsed_ms(), limits.output_cap_bytes)
     except Exception as exc:

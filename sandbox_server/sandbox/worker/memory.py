@@ -8,17 +8,16 @@ Off-heap memory (ICU's objects, buffers) is invisible to the isolate's heap limi
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 from sandbox_server import platform
 from sandbox_server.sandbox.limits import MIB, SandboxLimits
-from sandbox_server.sandbox.worker.engine import DataLimitNear
+from sandbox_server.sandbox.worker.engine import DataLimitNear, Paused
 from sandbox_server.sandbox.worker.isolate import Isolate
 
 __all__ = [
@@ -26,9 +25,9 @@ __all__ = [
     "STOP_RESERVE_BYTES",
     "WATCH_INTERVAL_S",
     "DataBounds",
+    "MemoryWatch",
     "guarded",
     "limit_data_segment",
-    "watch_memory",
 ]
 
 logger = logging.getLogger(__name__)
@@ -62,64 +61,111 @@ class DataBounds:
     """Whether the operating system refuses allocations past the allowance (otherwise only the watch stops them)."""
 
 
-async def watch_memory(isolate: Isolate, bounds: DataBounds | None, on_pressure: Callable[[], None]) -> None:
-    """Return when the running job must be stopped for memory; call ``on_pressure`` once on the way.
+class MemoryWatch:
+    """Readings of a running job's memory, one every :data:`WATCH_INTERVAL_S`: :meth:`due` says when to stop it.
 
     Memory outside the V8 heap (ICU's objects, buffers) is invisible to the heap limit; when it uses up
     ``RLIMIT_DATA``, ICU crashes the process instead of throwing. Stopping the job when the process's data size
     reaches ``bounds.stop_at`` turns that into a memory error; if the crash is quicker than this watch, the
-    pool, told of the pressure, reports it as one. A job still running :data:`STUCK_AFTER_LIMIT_S` after the
-    heap limit was reached is inside one native call that termination cannot stop (``new
-    Array(1e9).fill(0)``), which would only end in V8's fatal error much later: it is stopped here too.
+    pool, told of the pressure (``on_pressure``, called once), reports it as one. A job still running
+    :data:`STUCK_AFTER_LIMIT_S` after the heap limit was reached is inside one native call that termination cannot
+    stop (``new Array(1e9).fill(0)``), which would only end in V8's fatal error much later: it is stopped too.
     """
-    warned = False
-    limit_seen_at: float | None = None
-    loop = asyncio.get_running_loop()
-    while True:
-        await asyncio.sleep(WATCH_INTERVAL_S)
-        if isolate.memory_limit_reached():
-            limit_seen_at = limit_seen_at or loop.time()
-            if loop.time() - limit_seen_at >= STUCK_AFTER_LIMIT_S:
-                return
+
+    def __init__(self, isolate: Isolate, bounds: DataBounds | None, on_pressure: Callable[[], None]) -> None:
+        self._isolate = isolate
+        self._bounds = bounds
+        self._on_pressure = on_pressure
+        self._warned = False
+        self._limit_seen_at: float | None = None
+
+    def due(self, now: float) -> bool:
+        """One reading at ``now`` (event-loop time): whether the job must be stopped for memory."""
+        if self._isolate.memory_limit_reached():
+            self._limit_seen_at = self._limit_seen_at or now
+            if now - self._limit_seen_at >= STUCK_AFTER_LIMIT_S:
+                return True
+        bounds = self._bounds
         if bounds is None:
-            continue
+            return False
         size = platform.data_size()
-        if not warned and size >= bounds.pressure_at:
-            warned = True
-            on_pressure()
-        if size >= bounds.stop_at:
-            return
+        if not self._warned and size >= bounds.pressure_at:
+            self._warned = True
+            self._on_pressure()
+        return size >= bounds.stop_at
 
 
 async def guarded(
-    isolate: Isolate, job: Awaitable[Any], bounds: DataBounds | None, on_pressure: Callable[[], None]
+    isolate: Isolate,
+    job: Coroutine[Any, Any, Any],
+    deadline: float,
+    bounds: DataBounds | None,
+    on_pressure: Callable[[], None],
+    pause: asyncio.Future[None] | None = None,
 ) -> Any:
-    """``job``'s value, unless the memory watch ends first: then the job is cancelled (which terminates the code)."""
-    task = asyncio.ensure_future(job)
-    # Most jobs end within one reading interval; the watch (a task of its own) starts only for those that do not.
-    await asyncio.wait({task}, timeout=WATCH_INTERVAL_S)
-    if task.done():
-        return task.result()
-    watch = asyncio.ensure_future(watch_memory(isolate, bounds, on_pressure))
-    try:
-        await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        watch.cancel()
-    if not task.done():
-        task.cancel()
+    """``job``'s value, unless something ends it first: then the job is cancelled (which terminates the code).
+
+    Raises:
+        TimeoutError: ``deadline`` (event-loop time) passed first.
+        DataLimitNear: The memory watch (:class:`MemoryWatch`) ended it.
+        Paused: ``pause`` was resolved first (the pool asked for the job's journal).
+
+    The job runs in a task of its own, and what ends it are callbacks on the event loop (a timer for the deadline,
+    one per reading of the watch, the pause's), so that a job that ends within a reading costs one task and two
+    timers. Whatever ends first wins: a stop asked once the job has its value changes nothing.
+    """
+    loop = asyncio.get_running_loop()
+    task = loop.create_task(job)
+    stopped: list[BaseException] = []
+    watch = MemoryWatch(isolate, bounds, on_pressure)
+    reading: asyncio.TimerHandle | None = None
+
+    def stop(reason: BaseException) -> None:
+        if not task.done() and not stopped:
+            stopped.append(reason)
+            task.cancel()
+
+    def read_memory() -> None:
+        nonlocal reading
+        if not watch.due(loop.time()):
+            reading = loop.call_later(WATCH_INTERVAL_S, read_memory)
+            return
+        stop(DataLimitNear())
         if bounds is not None and not bounds.enforced:
             # Nothing stops an allocation here but this watch: a job that does not end when told (one native call
             # that keeps taking memory) ends with its process, which the pool, told of the pressure, reports as
             # running out of memory.
-            await asyncio.wait({task}, timeout=UNSTOPPABLE_GRACE_S)
-            if not task.done():
-                logger.error("a job kept using memory after it was stopped; ending the worker")
-                sys.stderr.flush()
-                os._exit(MEMORY_EXIT_STATUS)
-        with contextlib.suppress(BaseException):
-            await task
-        raise DataLimitNear
-    return task.result()
+            loop.call_later(UNSTOPPABLE_GRACE_S, _end_unless_done, task)
+
+    def paused(_: asyncio.Future[None]) -> None:
+        stop(Paused())
+
+    expiry = loop.call_at(deadline, stop, TimeoutError())
+    try:
+        reading = loop.call_later(WATCH_INTERVAL_S, read_memory)
+        if pause is not None:
+            pause.add_done_callback(paused)
+        return await task
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if not stopped or (current is not None and current.cancelling()):
+            raise
+        raise stopped[0] from None
+    finally:
+        expiry.cancel()
+        if reading is not None:
+            reading.cancel()
+        if pause is not None:
+            pause.remove_done_callback(paused)
+        if not task.done():  # this task was cancelled, or the set-up failed: the job ends with it
+            task.cancel()
+
+
+def _end_unless_done(task: asyncio.Task[Any]) -> None:
+    if not task.done():
+        logger.error("a job kept using memory after it was stopped; ending the worker")
+        sys.stderr.flush()
+        os._exit(MEMORY_EXIT_STATUS)
 
 
 def limit_data_segment(limits: SandboxLimits) -> DataBounds:

@@ -149,8 +149,8 @@ class Incoming:
         self._channel = channel
         self._runs: asyncio.Queue[dict[str, Any] | BaseException | None] = asyncio.Queue()
         self.bridge: HostBridge | None = None
-        self.running: tuple[int, asyncio.Event] | None = None
-        """The running job's id and the event that pauses it (a ``pause`` request)."""
+        self.running: tuple[int, asyncio.Future[None]] | None = None
+        """The running job's id and the future that pauses it when resolved (a ``pause`` request)."""
         self._task = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
@@ -161,8 +161,9 @@ class Incoming:
                         self.bridge.answered(message)
                     continue
                 if message.get("op") == "pause":
-                    if self.running is not None and message.get("id") == self.running[0]:
-                        self.running[1].set()
+                    running = self.running
+                    if running is not None and message.get("id") == running[0] and not running[1].done():
+                        running[1].set_result(None)
                     continue
                 self._runs.put_nowait(message)
         except BaseException as exc:  # a broken stream ends the worker through the serve loop
@@ -217,7 +218,7 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
             if keeping and heap_at_start is None:
                 heap_at_start = isolate.heap().get("used", 0)
             incoming.bridge = bridge
-            pause = asyncio.Event()
+            pause = asyncio.get_running_loop().create_future()
             incoming.running = (job_id, pause)
             try:
                 outcome = await execute(isolate, request, limits, bounds, warn, bridge, pause)
