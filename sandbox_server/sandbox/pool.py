@@ -236,6 +236,10 @@ class WorkerPool:
                 return slot
         return None
 
+    def _spare(self) -> int:
+        """How many workers are free for the next job."""
+        return len({id(slot) for slot in self._idle if slot.state == "idle"})
+
     def _release(self, slot: Slot) -> None:
         """``slot`` can take a job: give it to the oldest queued one, or mark it idle."""
         if self._closed or slot.state == "gone":
@@ -260,7 +264,7 @@ class WorkerPool:
             if not pending.done:
                 # If the worker has just died, its supervisor reports how.
                 with contextlib.suppress(anyio.BrokenResourceError):
-                    await slot.worker.send(run_message(pending.id, job, len(self._queue)))
+                    await slot.worker.send(run_message(pending.id, job, len(self._queue), self._spare()))
             if job.control is not None:
                 job.control.attach(lambda: self._ask_pause(slot, pending))
             if not pending.done:

@@ -335,8 +335,9 @@ def well_formed(value: Any) -> Any:
     return value
 
 
-def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
-    """The request asking a worker to run ``job``; ``backlog`` is how many jobs wait in the pool behind it."""
+def run_message(job_id: int, job: Job, backlog: int = 0, spare: int = 0) -> dict[str, Any]:
+    """The request asking a worker to run ``job``; ``backlog`` is how many jobs wait in the pool behind it, ``spare``
+    how many other workers were free for the next one when it was sent."""
     return (
         {
             "op": "run",
@@ -347,6 +348,7 @@ def run_message(job_id: int, job: Job, backlog: int = 0) -> dict[str, Any]:
             "files": "" if job.files_payload is None else job.files_payload,
             "backlog": backlog,
         }
+        | ({"spare": spare} if spare else {})
         | ({} if job.host is None else {"host": job.host.limits_message()})
         | ({"dataFolder": True} if job.data_folder else {})
         | ({} if job.tools is None else {"tools": dict(job.tools)})

@@ -69,6 +69,7 @@ def test_a_run_request_carries_the_job_with_empty_input_for_none() -> None:
     }
     assert run_message(4, Job("input", "[1]", 250))["input"] == "[1]"
     assert run_message(6, Job("1", None, 250), backlog=3)["backlog"] == 3
+    assert run_message(7, Job("1", None, 250), spare=2)["spare"] == 2
     assert run_message(5, Job("files", None, 250, files_payload="[]\n"))["files"] == "[]\n"
 
 

@@ -260,6 +260,26 @@ async def test_each_job_tells_its_worker_how_many_jobs_wait_behind_it(monkeypatc
     assert backlogs[1:] == [2, 1, 0, 0]
 
 
+async def test_each_job_tells_its_worker_how_many_other_workers_are_free(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A worker that was not the last one free lets the call's answer go out before it prepares its next isolate.
+    sent: list[dict[str, object]] = []
+    send = process_module.WorkerProcess.send
+
+    async def recording_send(self: process_module.WorkerProcess, message: dict[str, object]) -> None:
+        if message.get("op") == "run":
+            sent.append(message)
+        await send(self, message)
+
+    monkeypatch.setattr(process_module.WorkerProcess, "send", recording_send)
+    for size in (2, 1):
+        async with WorkerPool(size) as started:
+            with anyio.fail_after(WAIT_S):
+                while started.stats()["idle"] < size:  # noqa: ASYNC110
+                    await anyio.sleep(0.01)  # polling until every worker has its isolate
+                assert (await run_js(started, "6 * 7"))["result"] == 42
+    assert [message.get("spare", 0) for message in sent] == [1, 0]
+
+
 async def test_a_job_that_waits_longer_than_the_queue_allows_is_answered_busy_without_running() -> None:
     async with WorkerPool(1, max_queue_wait_s=0.3) as small:
         async with anyio.create_task_group() as group:

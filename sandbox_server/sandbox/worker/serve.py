@@ -55,6 +55,11 @@ TOOLS_WARM_UP_JOBS = 50
 waiting for it (see ``warmUpTools`` in ``js_runtime/tools.js``): a server that has other MCP servers' tools gets such
 jobs among others, and a fresh isolate otherwise compiles the runtime's tool, host-call and asynchronous paths while
 the job waits (about 2 ms)."""
+ANSWER_FIRST_S = 0.002
+"""How long a worker waits after sending an outcome before it disposes of its isolate and prepares the next, when
+another worker was free for the next job and none waited: preparing takes a core for about 3 ms, and on a machine
+with few cores it would otherwise compete with the server writing the answer and the client reading it (about 1 ms).
+A worker that was the last one free prepares at once."""
 IDLE_BEFORE_COMPILING_S = 0.025
 """How long a worker with a fresh isolate waits for a job before it compiles the runtime's common groups.
 
@@ -125,9 +130,10 @@ def _read_request(message: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("run request field 'files' is not str")
     if "journal" in message and journal_options(message["journal"]) is None:
         raise ProtocolError("run request field 'journal' is not a journal")
-    backlog = message.get("backlog", 0)
-    if not isinstance(backlog, int) or backlog < 0:
-        raise ProtocolError("run request field 'backlog' is not a count")
+    for field in ("backlog", "spare"):
+        count = message.get(field, 0)
+        if not isinstance(count, int) or count < 0:
+            raise ProtocolError(f"run request field {field!r} is not a count")
     return message
 
 
@@ -244,6 +250,10 @@ async def serve(limits: SandboxLimits, out_fd: int) -> None:
                 continue
             runs = 0
             heap_at_start = None
+            if request.get("spare", 0) > 0 and request.get("backlog", 0) == 0:
+                # Another worker is free for the next job: the call's answer goes first (the server's reply, the
+                # client's reading of it), then this worker disposes of its isolate and prepares the next.
+                await asyncio.sleep(ANSWER_FIRST_S)
             if isolate.stuck:
                 # Disposing of an isolate that is still running would wait for it: make way for a fresh process.
                 stuck = "its isolate stayed busy in native code after its job was stopped"
