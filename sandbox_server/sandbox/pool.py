@@ -41,7 +41,7 @@ from sandbox_server.sandbox.outcome import (
     timeout_error,
 )
 from sandbox_server.sandbox.process import WorkerProcess
-from sandbox_server.sandbox.protocol import Job, ProtocolError, outcome_from_message, run_message
+from sandbox_server.sandbox.protocol import PRIME_MESSAGE, Job, ProtocolError, outcome_from_message, run_message
 from sandbox_server.sandbox.slots import Pending, Slot
 
 __all__ = ["GRACE_MS", "READY_TIMEOUT_S", "STARTUP_TIMEOUT_S", "WorkerPool"]
@@ -235,6 +235,17 @@ class WorkerPool:
             if slot.state == "idle":
                 return slot
         return None
+
+    def prime(self) -> None:
+        """Tell the idle worker next in line that a job is coming (:mod:`sandbox_server.transport.hints`): it wakes its
+        isolate up meanwhile. Nothing when no worker is idle (a busy one is awake) or the word cannot go at once."""
+        if self._closed:
+            return
+        for slot in self._idle:
+            if slot.state == "idle":
+                with contextlib.suppress(anyio.BrokenResourceError):  # its supervisor reports a worker that died
+                    slot.worker.send_now(PRIME_MESSAGE)
+                return
 
     def _spare(self) -> int:
         """How many workers are free for the next job."""

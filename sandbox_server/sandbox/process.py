@@ -271,15 +271,10 @@ class WorkerProcess:
         Raises:
             anyio.BrokenResourceError: The pipe is closed (the process died).
         """
-        if not self._sending.locked():
-            frame = single_frame(message)
-            if frame is not None:
-                # One frame and nobody else writing: written at once, without the lock's turn of the event loop
-                # (a host call's answer, a run request without long fields).
-                if self._requests.is_closing():
-                    raise anyio.BrokenResourceError
-                self._requests.write(frame)
-                return
+        # One frame and nobody else writing: written at once, without the lock's turn of the event loop (a host
+        # call's answer, a run request without long fields).
+        if self.send_now(message):
+            return
         async with self._sending:
             if self._requests.is_closing():
                 raise anyio.BrokenResourceError
@@ -296,6 +291,22 @@ class WorkerProcess:
                 if started:
                     self.kill()
                 raise
+
+    def send_now(self, message: dict[str, Any]) -> bool:
+        """Write ``message`` at once if it is one frame and no other message is being written; whether it was.
+
+        Raises:
+            anyio.BrokenResourceError: The pipe is closed (the process died).
+        """
+        if self._sending.locked():
+            return False
+        frame = single_frame(message)
+        if frame is None:
+            return False
+        if self._requests.is_closing():
+            raise anyio.BrokenResourceError
+        self._requests.write(frame)
+        return True
 
     def listen(self, on_message: MessageHandler, on_end: StreamEndHandler) -> None:
         """Hand each message, from the first, to ``on_message`` as it arrives, and then the end of the messages to

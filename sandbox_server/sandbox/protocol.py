@@ -47,6 +47,7 @@ __all__ = [
     "CURRENT_HOST_CALL",
     "HEADER",
     "MAX_FRAME_BYTES",
+    "PRIME_MESSAGE",
     "HostCallFailed",
     "HostHandler",
     "HostService",
@@ -358,6 +359,10 @@ def run_message(job_id: int, job: Job, backlog: int = 0, spare: int = 0) -> dict
         | ({} if job.journal is None else {"journal": dict(job.journal)})
         | ({} if job.packages is None else {"packages": dict(job.packages)})
     )
+
+
+PRIME_MESSAGE: dict[str, Any] = {"op": "prime"}
+"""The hint to an idle worker that a job is about to come (:meth:`~sandbox_server.sandbox.pool.WorkerPool.prime`)."""
 
 
 def ready_message(v8_version: str, mini_racer_version: str) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sandbox_server.backlog import Backlog, json_values, request_cost
+from sandbox_server.transport.hints import RunHint, announces_a_run
 from sandbox_server.transport.http.connections import ConnectionLimits, LogThrottle
 from sandbox_server.transport.http.surrogate_marks import MARKED_SCOPE_KEY
 from sandbox_server.transport.surrogates import protect
@@ -105,8 +106,10 @@ class Admission:
         limits: AdmissionLimits,
         backlog: Backlog,
         connections: ConnectionLimits | None = None,
+        on_run: RunHint | None = None,
     ) -> None:
         self._streaming = streaming
+        self._on_run = on_run
         self._plain = plain
         self._limits = limits
         self.backlog = backlog
@@ -316,6 +319,8 @@ class Admission:
             await self._refuse(send, cost)
             return reserved
         reserved = max(reserved, cost)
+        if self._on_run is not None and announces_a_run(body):
+            self._on_run()
         marked = protect(body)
         if marked is not None:  # lone surrogate escapes, which the SDK's parser refuses: see RestoredSurrogates
             body = marked

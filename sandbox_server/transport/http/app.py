@@ -171,6 +171,7 @@ class HttpApp:
             ),
             app.backlog,
             connections,
+            on_run=app.pool.prime,
         )
 
         async def health(request: Request) -> Response:

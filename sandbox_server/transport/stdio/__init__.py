@@ -27,6 +27,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
 from sandbox_server.backlog import Backlog
+from sandbox_server.transport.hints import RunHint
 from sandbox_server.transport.stdio.lines import STDIN_FILENO, InputLines, LineRecord, OutputLines
 from sandbox_server.transport.stdio.relay import InFlight, relay_until_drained
 
@@ -42,13 +43,15 @@ async def serve_stdio(
     backlog: Backlog | None = None,
     max_line_bytes: int | None = None,
     max_line_values: int | None = None,
+    on_run: RunHint | None = None,
 ) -> None:
     """Serve ``server`` over stdin/stdout until stdin closes or SIGTERM arrives, answering what was received.
 
     With a ``backlog``, requests whose estimated memory does not fit are refused; lines longer than
-    ``max_line_bytes`` are refused without being kept.
+    ``max_line_bytes`` are refused without being kept. ``on_run`` hears of each line that announces a run
+    (:mod:`sandbox_server.transport.hints`) as soon as it is read.
     """
-    lines = InputLines(STDIN_FILENO, max_line_bytes, max_line_values)
+    lines = InputLines(STDIN_FILENO, max_line_bytes, max_line_values, on_run)
     output = OutputLines()
     # The transport only iterates over its stdin and calls write and flush on its stdout.
     stdin = cast("anyio.AsyncFile[str]", lines)

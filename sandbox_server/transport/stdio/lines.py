@@ -19,6 +19,7 @@ import anyio
 import mcp_types as types
 
 from sandbox_server.backlog import json_values, request_cost
+from sandbox_server.transport.hints import RunHint, announces_a_run
 from sandbox_server.transport.surrogates import protect
 
 __all__ = ["STDERR_FILENO", "STDIN_FILENO", "STDOUT_FILENO", "InputLines", "LineRecord", "OutputLines"]
@@ -53,8 +54,15 @@ class InputLines:
 
     _CHUNK = 1 << 18
 
-    def __init__(self, fd: int, max_line_bytes: int | None = None, max_line_values: int | None = None) -> None:
+    def __init__(
+        self,
+        fd: int,
+        max_line_bytes: int | None = None,
+        max_line_values: int | None = None,
+        on_run: RunHint | None = None,
+    ) -> None:
         self._fd = fd
+        self._on_run = on_run
         self._buffer = bytearray()
         self._scanned = 0  # bytes of the buffer known to hold no newline
         self._eof = False
@@ -94,6 +102,8 @@ class InputLines:
                 if self.max_line_values is not None and json_values(line) > self.max_line_values:
                     # Parsing it (which the transport does on the event loop) would take too long: refused unread.
                     return self._stand_in(bytes(line[:_ID_SCAN_BYTES]), len(line))
+                if self._on_run is not None and announces_a_run(line):
+                    self._on_run()
                 marked = protect(line)
                 self._records.append(LineRecord(len(line), request_cost(line), marked=marked is not None))
                 return (line if marked is None else marked).decode("utf-8", "replace")
