@@ -166,3 +166,11 @@ class App:
                 f"{spec.name} failed because of an internal error in the server; the call can be retried.",
                 kind="internal",
             )
+
+    def expect_run(self, session: str | None) -> None:
+        """A request that will run JavaScript has arrived (a transport's hint, :mod:`sandbox_server.transport.hints`):
+        tell the worker its job will go to, the pool's or the session's, so that it is awake when the job comes."""
+        if session is None:
+            self.pool.prime()
+        elif self.sessions is not None:
+            self.sessions.prime(session)

@@ -11,13 +11,17 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+from mcp import Client
 from starlette.types import Receive, Scope, Send
 
+from sandbox_server.app import App
 from sandbox_server.backlog import Backlog
 from sandbox_server.sandbox import WorkerPool
 from sandbox_server.sandbox import process as process_module
 from sandbox_server.sandbox.protocol import PRIME_MESSAGE
-from sandbox_server.transport.hints import announces_a_run
+from sandbox_server.server import build_server
+from sandbox_server.settings import Settings
+from sandbox_server.transport.hints import MAX_SESSION_SCAN_BYTES, announced_run
 from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.stdio.lines import InputLines
 
@@ -34,25 +38,29 @@ def _request(name: str, arguments: dict[str, Any], method: str = "tools/call") -
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        (_request("execute_js", {"code": "1+1"}), True),
-        (_request("execute_js_with_tools", {"code": "await tools.a.b()"}), True),
-        (_request("execute_js", {"code": "1+1", "session": "work"}), False),  # a session's own worker runs it
-        (_request("add", {"a": "1", "b": "2"}), False),
-        (_request("execute_js", {}, method="tools/list"), False),
-        (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}', False),
+        (_request("execute_js", {"code": "1+1"}), (True, None)),
+        (_request("execute_js_with_tools", {"code": "await tools.a.b()"}), (True, None)),
+        (_request("execute_js", {"code": "1+1", "session": "work"}), (True, "work")),
+        (_request("execute_js", {"code": "session"}), (True, None)),  # the word, but no session named
+        (_request("execute_js", {"code": "1", "session": 3}), (False, None)),
+        (_request("execute_js", {"code": "x".ljust(MAX_SESSION_SCAN_BYTES), "session": "w"}), (False, None)),
+        (_request("add", {"a": "1", "b": "2"}), (False, None)),
+        (_request("execute_js", {}, method="tools/list"), (False, None)),
+        (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}', (False, None)),
+        (b'{"method":"tools/call","params":"execute_js","session"}', (False, None)),  # not JSON
     ],
 )
-def test_a_request_announces_a_run_when_it_calls_a_javascript_tool_outside_a_session(
-    line: bytes, expected: bool
+def test_a_request_announces_a_run_when_it_calls_a_javascript_tool_and_names_its_session(
+    line: bytes, expected: tuple[bool, str | None]
 ) -> None:
-    assert announces_a_run(line) is expected
+    assert announced_run(line) == expected
 
 
 async def test_stdio_gives_the_word_for_each_line_that_announces_a_run_as_it_reads_it() -> None:
     heard: list[int] = []
     read, write = os.pipe()
     try:
-        lines = InputLines(read, on_run=lambda: heard.append(len(received)))
+        lines = InputLines(read, on_run=lambda session: heard.append(len(received)))
         received: list[str] = []
         for line in (_request("add", {"a": "1", "b": "2"}), _request("execute_js", {"code": "1"})) * 2:
             os.write(write, line + b"\n")
@@ -79,13 +87,19 @@ async def test_http_gives_the_word_for_a_body_that_announces_a_run_before_the_tr
         await send({"type": "http.response.body", "body": b"{}"})
 
     limits = AdmissionLimits(body_timeout_s=5, max_body_bytes=2**20, sessions=False)
-    admission = Admission(transport, None, limits, Backlog(2**26), on_run=lambda: heard.append("run"))
+    admission = Admission(
+        transport, None, limits, Backlog(2**26), on_run=lambda session: heard.append(f"run {session}")
+    )
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
     async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=admission), base_url="http://127.0.0.1") as http:
-        for body in (_request("execute_js", {"code": "1"}), _request("add", {"a": "1", "b": "2"})):
+        for body in (
+            _request("execute_js", {"code": "1"}),
+            _request("add", {"a": "1", "b": "2"}),
+            _request("execute_js", {"code": "1", "session": "s"}),
+        ):
             response = await http.post("/mcp", content=body, headers=headers)
             assert response.status_code == 200
-    assert heard == ["run", "transport", "transport"]
+    assert heard == ["run None", "transport", "transport", "run s", "transport"]
 
 
 async def test_the_pool_tells_one_idle_worker_and_nobody_once_closed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -119,3 +133,42 @@ async def test_a_worker_told_again_and_again_that_a_job_is_coming_runs_each_job_
             outcome = await run_js(pool, f"globalThis.seen = (globalThis.seen ?? 0) + 1; [seen, {round_} * 7]")
             # A fresh isolate each time, whatever the word made the worker run in it before the job.
             assert outcome["ok"] and outcome["result"] == [1, round_ * 7]
+
+
+async def test_the_word_reaches_the_worker_of_the_session_the_call_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[int] = []
+    send_now = process_module.WorkerProcess.send_now
+
+    def recording(self: process_module.WorkerProcess, message: dict[str, Any]) -> bool:
+        if message.get("op") == "prime":
+            told.append(self.pid)
+        return send_now(self, message)
+
+    monkeypatch.setattr(process_module.WorkerProcess, "send_now", recording)
+    app = App.create(Settings())
+    async with Client(build_server(app=app), mode="legacy") as client:
+        first = await client.call_tool("execute_js", {"code": "let n = 20", "session": "work"})
+        handle = (first.structured_content or {})["session"]["handle"]
+        assert app.sessions is not None
+        (live,) = app.sessions._live.values()
+        session_worker = live.pool.pids()
+        with anyio.fail_after(WAIT_S):
+            while live.pool.stats()["idle"] < 1:  # noqa: ASYNC110
+                await anyio.sleep(0.01)  # polling until the session's worker has read its heap
+        for session in (handle, "work", "nobody's", "h.v1.not-a-handle"):
+            app.expect_run(session)
+        assert told == session_worker * 2  # by its handle, by its name; a name nobody uses, a bad handle: nothing
+        after = await client.call_tool("execute_js", {"code": "n + 22", "session": handle})
+        assert (after.structured_content or {})["result"] == 42
+        async with Client(build_server(app=app), mode="legacy") as other:
+            await other.call_tool("execute_js", {"code": "1", "session": "work"})
+            told.clear()
+            with anyio.fail_after(WAIT_S):
+                while live.pool.stats()["idle"] < 1:  # noqa: ASYNC110
+                    await anyio.sleep(0.01)  # polling until the session's worker has read its heap
+            app.expect_run("work")  # two clients have a session of that name: whose is unknown, so nobody's
+            assert told == []
+            app.expect_run(handle)  # a state the session has moved past: its worker holds another
+            assert told == []
+            app.expect_run((after.structured_content or {})["session"]["handle"])
+            assert told == session_worker

@@ -44,7 +44,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sandbox_server.backlog import Backlog, json_values, request_cost
-from sandbox_server.transport.hints import RunHint, announces_a_run
+from sandbox_server.transport.hints import RunHint, tell
 from sandbox_server.transport.http.connections import ConnectionLimits, LogThrottle
 from sandbox_server.transport.http.surrogate_marks import MARKED_SCOPE_KEY
 from sandbox_server.transport.surrogates import protect
@@ -319,8 +319,7 @@ class Admission:
             await self._refuse(send, cost)
             return reserved
         reserved = max(reserved, cost)
-        if self._on_run is not None and announces_a_run(body):
-            self._on_run()
+        tell(self._on_run, body)
         marked = protect(body)
         if marked is not None:  # lone surrogate escapes, which the SDK's parser refuses: see RestoredSurrogates
             body = marked

@@ -19,7 +19,7 @@ import anyio
 import mcp_types as types
 
 from sandbox_server.backlog import json_values, request_cost
-from sandbox_server.transport.hints import RunHint, announces_a_run
+from sandbox_server.transport.hints import RunHint, tell
 from sandbox_server.transport.surrogates import protect
 
 __all__ = ["STDERR_FILENO", "STDIN_FILENO", "STDOUT_FILENO", "InputLines", "LineRecord", "OutputLines"]
@@ -102,8 +102,7 @@ class InputLines:
                 if self.max_line_values is not None and json_values(line) > self.max_line_values:
                     # Parsing it (which the transport does on the event loop) would take too long: refused unread.
                     return self._stand_in(bytes(line[:_ID_SCAN_BYTES]), len(line))
-                if self._on_run is not None and announces_a_run(line):
-                    self._on_run()
+                tell(self._on_run, line)
                 marked = protect(line)
                 self._records.append(LineRecord(len(line), request_cost(line), marked=marked is not None))
                 return (line if marked is None else marked).decode("utf-8", "replace")
