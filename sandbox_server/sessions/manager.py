@@ -334,20 +334,6 @@ class SessionManager:
             )
         await self._end_live(min(idle, key=lambda live: live.last_used), "the server needed room for another")
 
-    def prime(self, session: str) -> None:
-        """Tell the worker of the live session ``session`` names that a call is coming (see
-        :mod:`sandbox_server.transport.hints`): a handle, or a name while only one client has sessions (the word comes
-        before the server knows the client, and must not reach another's worker); nothing when its worker is busy."""
-        point: Point | None = None
-        if is_handle(session):
-            with contextlib.suppress(Exception):  # a handle this server cannot read is the call's to refuse
-                point = read_handle(self._keys, session)
-        elif len(self._names) == 1:
-            point = next(iter(self._names.values())).get(session)
-        live = self._live.get(point.session) if point is not None else None
-        if live is not None and live.point == point and not live.busy:
-            live.pool.prime()
-
     def _locked(self, live: _Live) -> bool:
         lock = self._locks.get(live.point.session)
         return lock is not None and lock.locked()

@@ -3,9 +3,10 @@
 Between a request's arrival and the dispatch of its job to a worker, the SDK parses, validates and routes it (about a
 millisecond over stdio). Both transports see each request's bytes before that (for its memory estimate), and when
 they read like a call of a JavaScript tool they tell the server at once (:meth:`sandbox_server.app.App.expect_run`),
-which tells the worker the job will go to (:meth:`~sandbox_server.sandbox.pool.WorkerPool.prime`), so that it is
-awake when the job comes. It is only a hint: a wrong guess costs an idle worker a small run of the runtime's own, and
-a missed one costs nothing.
+which tells the pool's worker the job will go to (:meth:`~sandbox_server.sandbox.pool.WorkerPool.prime`), so that it
+is awake when the job comes; the session a call names is read too, so that a session's call (which runs on the
+session's own worker) does not wake a pool worker for nothing. It is only a hint: a wrong guess costs an idle worker
+a small run of the runtime's own, and a missed one costs nothing.
 """
 
 from __future__ import annotations
