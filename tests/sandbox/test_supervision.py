@@ -236,8 +236,8 @@ def _use_fake_worker(monkeypatch: pytest.MonkeyPatch, behaviour: str) -> None:
     monkeypatch.setattr(process_module, "worker_command", command)
 
 
-async def test_each_job_tells_its_worker_how_many_jobs_wait_behind_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A worker skips warming up its next isolate while jobs wait: the next one would come at once.
+def _recorded_run_requests(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """The run requests the pools of the test send to their workers, as they are sent."""
     sent: list[dict[str, object]] = []
     send = process_module.WorkerProcess.send
 
@@ -247,6 +247,12 @@ async def test_each_job_tells_its_worker_how_many_jobs_wait_behind_it(monkeypatc
         await send(self, message)
 
     monkeypatch.setattr(process_module.WorkerProcess, "send", recording_send)
+    return sent
+
+
+async def test_each_job_tells_its_worker_how_many_jobs_wait_behind_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A worker skips warming up its next isolate while jobs wait: the next one would come at once.
+    sent = _recorded_run_requests(monkeypatch)
     async with WorkerPool(1) as single:
         with anyio.fail_after(WAIT_S):
             async with anyio.create_task_group() as group:
@@ -262,15 +268,7 @@ async def test_each_job_tells_its_worker_how_many_jobs_wait_behind_it(monkeypatc
 
 async def test_each_job_tells_its_worker_how_many_other_workers_are_free(monkeypatch: pytest.MonkeyPatch) -> None:
     # A worker that was not the last one free lets the call's answer go out before it prepares its next isolate.
-    sent: list[dict[str, object]] = []
-    send = process_module.WorkerProcess.send
-
-    async def recording_send(self: process_module.WorkerProcess, message: dict[str, object]) -> None:
-        if message.get("op") == "run":
-            sent.append(message)
-        await send(self, message)
-
-    monkeypatch.setattr(process_module.WorkerProcess, "send", recording_send)
+    sent = _recorded_run_requests(monkeypatch)
     for size in (2, 1):
         async with WorkerPool(size) as started:
             with anyio.fail_after(WAIT_S):

@@ -102,22 +102,28 @@ async def test_http_gives_the_word_for_a_body_that_announces_a_run_before_the_tr
     assert heard == ["run None", "transport", "transport", "run s", "transport"]
 
 
-async def test_the_pool_tells_one_idle_worker_and_nobody_once_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    told: list[tuple[int, dict[str, Any]]] = []
+def _recorded_primes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The workers (their pids) the pools of the test tell that a job is coming, as they are told."""
+    told: list[int] = []
     send_now = process_module.WorkerProcess.send_now
 
     def recording(self: process_module.WorkerProcess, message: dict[str, Any]) -> bool:
-        if message.get("op") == "prime":
-            told.append((self.pid, message))
+        if message == PRIME_MESSAGE:
+            told.append(self.pid)
         return send_now(self, message)
 
     monkeypatch.setattr(process_module.WorkerProcess, "send_now", recording)
+    return told
+
+
+async def test_the_pool_tells_one_idle_worker_and_nobody_once_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    told = _recorded_primes(monkeypatch)
     async with WorkerPool(2) as pool:
         with anyio.fail_after(WAIT_S):
             while pool.stats()["idle"] < 2:  # noqa: ASYNC110
                 await anyio.sleep(0.01)  # polling until every worker has its isolate
         pool.prime()
-        assert len(told) == 1 and told[0][1] == PRIME_MESSAGE and told[0][0] in pool.pids()
+        assert len(told) == 1 and told[0] in pool.pids()
     pool.prime()
     assert len(told) == 1
 
@@ -138,15 +144,7 @@ async def test_a_worker_told_again_and_again_that_a_job_is_coming_runs_each_job_
 async def test_a_session_call_wakes_no_worker_and_a_call_outside_one_wakes_the_pools(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    told: list[int] = []
-    send_now = process_module.WorkerProcess.send_now
-
-    def recording(self: process_module.WorkerProcess, message: dict[str, Any]) -> bool:
-        if message.get("op") == "prime":
-            told.append(self.pid)
-        return send_now(self, message)
-
-    monkeypatch.setattr(process_module.WorkerProcess, "send_now", recording)
+    told = _recorded_primes(monkeypatch)
     app = App.create(Settings())
     async with Client(build_server(app=app), mode="legacy") as client:
         first = await client.call_tool("execute_js", {"code": "let n = 20", "session": "work"})
