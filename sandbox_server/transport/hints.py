@@ -12,9 +12,12 @@ a small run of the runtime's own, and a missed one costs nothing.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 
 __all__ = ["MAX_SESSION_SCAN_BYTES", "RunHint", "announced_run", "tell"]
+
+logger = logging.getLogger(__name__)
 
 RunHint = Callable[[str | None], None]
 """What a transport calls when a request announces a run: with the session it names, or None."""
@@ -35,7 +38,7 @@ def announced_run(data: bytes | bytearray) -> tuple[bool, str | None]:
         return False, None
     try:
         arguments = json.loads(data)["params"]["arguments"]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):  # nested deeper than Python parses: the SDK refuses it
         return False, None
     session = arguments.get("session") if isinstance(arguments, dict) else None
     if isinstance(session, str):
@@ -44,9 +47,13 @@ def announced_run(data: bytes | bytearray) -> tuple[bool, str | None]:
 
 
 def tell(hint: RunHint | None, data: bytes | bytearray) -> None:
-    """Call ``hint`` if ``data`` announces a run."""
+    """Call ``hint`` if ``data`` announces a run; whatever goes wrong in doing so is logged, and the request goes on
+    (a hint must never stop a transport from reading)."""
     if hint is None:
         return
-    announces, session = announced_run(data)
-    if announces:
-        hint(session)
+    try:
+        announces, session = announced_run(data)
+        if announces:
+            hint(session)
+    except Exception:
+        logger.exception("the early word of a request failed; the request goes on without it")

@@ -129,3 +129,16 @@ async def test_input_nested_deeper_than_the_transport_parses_is_a_parse_error_an
     reply = await wire.read_message()
     assert (reply["id"], reply["error"]["code"]) == (None, -32700)
     await wire.assert_still_serving()
+
+
+async def test_a_deeply_nested_call_naming_a_session_is_answered_and_the_server_carries_on(wire: Wire) -> None:
+    # The transport reads the session such a call names before the SDK parses it (transport/hints.py): the early
+    # read must give up on what it cannot parse, as the SDK's parser does, and never end the reading of requests.
+    depth = 10_000
+    await wire.send_line(
+        b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"execute_js",'
+        b'"arguments":{"code":"input","session":"deep","input":' + b"[" * depth + b"]" * depth + b"}}}"
+    )
+    reply = await wire.read_message()
+    assert (reply["id"], reply["error"]["code"]) == (None, -32700)
+    await wire.assert_still_serving()

@@ -21,7 +21,7 @@ from sandbox_server.sandbox import process as process_module
 from sandbox_server.sandbox.protocol import PRIME_MESSAGE
 from sandbox_server.server import build_server
 from sandbox_server.settings import Settings
-from sandbox_server.transport.hints import MAX_SESSION_SCAN_BYTES, announced_run
+from sandbox_server.transport.hints import MAX_SESSION_SCAN_BYTES, announced_run, tell
 from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.stdio.lines import InputLines
 
@@ -48,12 +48,21 @@ def _request(name: str, arguments: dict[str, Any], method: str = "tools/call") -
         (_request("execute_js", {}, method="tools/list"), (False, None)),
         (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}', (False, None)),
         (b'{"method":"tools/call","params":"execute_js","session"}', (False, None)),  # not JSON
+        (b'{"method":"tools/call","p":"execute_js","session":' + b"[" * 20_000 + b"]" * 20_000 + b"}", (False, None)),
     ],
 )
 def test_a_request_announces_a_run_when_it_calls_a_javascript_tool_and_names_its_session(
     line: bytes, expected: tuple[bool, str | None]
 ) -> None:
     assert announced_run(line) == expected
+
+
+def test_a_word_that_fails_is_logged_and_the_request_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    def failing(session: str | None) -> None:
+        raise RuntimeError("the pool said no")
+
+    tell(failing, _request("execute_js", {"code": "1"}))
+    assert "the early word of a request failed" in caplog.text
 
 
 async def test_stdio_gives_the_word_for_each_line_that_announces_a_run_as_it_reads_it() -> None:
