@@ -5,7 +5,6 @@ limits, time zone, V8 flags; stdout kept for the protocol and the exit as every 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 import logging
@@ -279,8 +278,8 @@ async def _next_run(
 ) -> dict[str, Any] | None:
     """The next request; a fresh isolate that waits for it :data:`IDLE_BEFORE_COMPILING_S` compiles its common
     groups ahead meanwhile, one at a time while no request waits; with ``warm_tools`` it first runs the code-mode
-    warm-up unless a request is waiting already (it would wait for the warm-up). A ``prime`` (a job is coming) is
-    answered by a run that wakes the isolate up (:func:`_wake`), unless a request is already there."""
+    warm-up unless a request is waiting already (it would wait for the warm-up). A ``prime`` (a job is coming) makes
+    a fresh isolate run its warm-up again, unless a request is already there."""
     if compile_when_idle and warm_tools and not incoming.waiting():
         await isolate.warm_up_tools()
     compile_at = asyncio.get_running_loop().time() + IDLE_BEFORE_COMPILING_S if compile_when_idle else None
@@ -297,21 +296,11 @@ async def _next_run(
                 continue
         if message is None or message.get("op") != "prime":
             return message
-        if not incoming.waiting():
-            await _wake(isolate, fresh=compile_when_idle)
-
-
-async def _wake(isolate: Isolate, *, fresh: bool) -> None:
-    """Run something small in ``isolate`` while its job is on its way (about a millisecond ahead, the time the server
-    takes to parse and dispatch the call): after an idle spell, the job's own first run paid for waking the process,
-    the isolate's thread and their caches (in process, a 1+1 job 50 ms after the last: 0.85-0.90 ms after a trivial
-    request, 1.06 ms without). A fresh isolate runs its warm-up again (no model-written code has run in it); a kept
-    one answers a request that changes nothing."""
-    if fresh:
-        await isolate.warm_up()
-    else:
-        with contextlib.suppress(Exception):
-            await isolate.request("deferredLoaded")
+        if compile_when_idle and not incoming.waiting():
+            # The job is on its way (the server parses and routes its call meanwhile, about a millisecond): running
+            # the warm-up again wakes the process, the isolate's thread and their caches, which the job's own run
+            # paid for after an idle spell. Only in a fresh isolate, where no model-written code has run.
+            await isolate.warm_up()
 
 
 def _ends_state(outcome: Any) -> bool:
