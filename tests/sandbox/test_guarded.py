@@ -57,14 +57,18 @@ def _deadline(seconds: float) -> float:
 
 
 async def test_a_job_that_ends_gives_its_value_and_leaves_no_timer_behind() -> None:
-    loop = asyncio.get_running_loop()
-    before = len(cast("Any", loop)._scheduled)
     job = _Job()
     job.release.set_result("done")
     assert await guarded(_isolate(), job.run(), _deadline(FAR_S), None, lambda: None) == "done"
-    # Cancelled timers stay in the heap until their time; none may still be live.
-    live = [handle for handle in cast("Any", loop)._scheduled[before:] if not handle.cancelled()]
+    # Cancelled timers stay in the loop's heap until their time; none of guarded's own may still be live.
+    scheduled = cast("Any", asyncio.get_running_loop())._scheduled
+    live = [handle for handle in scheduled if not handle.cancelled() and _of_guarded(handle)]
     assert live == []
+
+
+def _of_guarded(handle: asyncio.TimerHandle) -> bool:
+    callback = cast("Any", handle)._callback
+    return "guarded." in getattr(callback, "__qualname__", "")
 
 
 async def test_the_deadline_cancels_the_job_and_raises_timeout() -> None:
