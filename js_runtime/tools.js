@@ -305,8 +305,8 @@ const WARM_UP_TOOLS_JOB = JSONStringify({
 // compiled the runtime's tools, host-call and asynchronous paths, which a fresh isolate
 // otherwise compiles while the job waits. The call is answered here, at once; nothing leaves
 // the isolate. What the run installs is taken away again, as the next job may be a plain one.
-// Its end comes in a task of its own, after this returns, and is kept (silent). Returns '' when the run went as it
-// should, otherwise a description for the log.
+// Its end comes in a task of its own, after this returns, and is kept (silent). Returns '' when
+// the run went as it should, otherwise a description for the log.
 function warmUpTools() {
   const notify = hostState.notify;
   hostState.notify = answerWarmUpCall;

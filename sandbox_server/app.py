@@ -166,11 +166,3 @@ class App:
                 f"{spec.name} failed because of an internal error in the server; the call can be retried.",
                 kind="internal",
             )
-
-    def expect_run(self, session: str | None) -> None:
-        """A request that will run JavaScript has arrived (a transport's hint, :mod:`sandbox_server.transport.hints`):
-        tell the pool's worker its job will go to, so that it is awake when the job comes. A session's call is left
-        alone: waking a kept isolate with a request of its own made its calls slower, not faster (interleaved over
-        stdio, 150 rounds: 6.93 against 6.50 ms 4 ms apart, 5.81 against 5.69 ms 50 ms apart)."""
-        if session is None:
-            self.pool.prime()

@@ -94,7 +94,7 @@ async def _serve(settings: Settings) -> None:
         backlog=app.backlog,
         max_line_bytes=settings.max_message_bytes,
         max_line_values=settings.max_message_values,
-        on_run=app.expect_run,
+        on_run=app.pool.prime,
     )
 
 

@@ -21,7 +21,7 @@ from sandbox_server.sandbox import process as process_module
 from sandbox_server.sandbox.protocol import PRIME_MESSAGE
 from sandbox_server.server import build_server
 from sandbox_server.settings import Settings
-from sandbox_server.transport.hints import MAX_SESSION_SCAN_BYTES, announced_run, tell
+from sandbox_server.transport.hints import announces_a_run, tell
 from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.stdio.lines import InputLines
 
@@ -38,27 +38,22 @@ def _request(name: str, arguments: dict[str, Any], method: str = "tools/call") -
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        (_request("execute_js", {"code": "1+1"}), (True, None)),
-        (_request("execute_js_with_tools", {"code": "await tools.a.b()"}), (True, None)),
-        (_request("execute_js", {"code": "1+1", "session": "work"}), (True, "work")),
-        (_request("execute_js", {"code": "session"}), (True, None)),  # the word, but no session named
-        (_request("execute_js", {"code": "1", "session": 3}), (False, None)),
-        (_request("execute_js", {"code": "x".ljust(MAX_SESSION_SCAN_BYTES), "session": "w"}), (False, None)),
-        (_request("add", {"a": "1", "b": "2"}), (False, None)),
-        (_request("execute_js", {}, method="tools/list"), (False, None)),
-        (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}', (False, None)),
-        (b'{"method":"tools/call","params":"execute_js","session"}', (False, None)),  # not JSON
-        (b'{"method":"tools/call","p":"execute_js","session":' + b"[" * 20_000 + b"]" * 20_000 + b"}", (False, None)),
+        (_request("execute_js", {"code": "1+1"}), True),
+        (_request("execute_js_with_tools", {"code": "await tools.a.b()"}), True),
+        (_request("execute_js", {"code": "1+1", "session": "work"}), False),  # its session's worker runs it
+        (_request("add", {"a": "1", "b": "2"}), False),
+        (_request("execute_js", {}, method="tools/list"), False),
+        (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}', False),
     ],
 )
-def test_a_request_announces_a_run_when_it_calls_a_javascript_tool_and_names_its_session(
-    line: bytes, expected: tuple[bool, str | None]
+def test_a_request_announces_a_run_when_it_calls_a_javascript_tool_outside_a_session(
+    line: bytes, expected: bool
 ) -> None:
-    assert announced_run(line) == expected
+    assert announces_a_run(line) is expected
 
 
 def test_a_word_that_fails_is_logged_and_the_request_goes_on(caplog: pytest.LogCaptureFixture) -> None:
-    def failing(session: str | None) -> None:
+    def failing() -> None:
         raise RuntimeError("the pool said no")
 
     tell(failing, _request("execute_js", {"code": "1"}))
@@ -69,7 +64,7 @@ async def test_stdio_gives_the_word_for_each_line_that_announces_a_run_as_it_rea
     heard: list[int] = []
     read, write = os.pipe()
     try:
-        lines = InputLines(read, on_run=lambda session: heard.append(len(received)))
+        lines = InputLines(read, on_run=lambda: heard.append(len(received)))
         received: list[str] = []
         for line in (_request("add", {"a": "1", "b": "2"}), _request("execute_js", {"code": "1"})) * 2:
             os.write(write, line + b"\n")
@@ -96,9 +91,7 @@ async def test_http_gives_the_word_for_a_body_that_announces_a_run_before_the_tr
         await send({"type": "http.response.body", "body": b"{}"})
 
     limits = AdmissionLimits(body_timeout_s=5, max_body_bytes=2**20, sessions=False)
-    admission = Admission(
-        transport, None, limits, Backlog(2**26), on_run=lambda session: heard.append(f"run {session}")
-    )
+    admission = Admission(transport, None, limits, Backlog(2**26), on_run=lambda: heard.append("run"))
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
     async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=admission), base_url="http://127.0.0.1") as http:
         for body in (
@@ -108,7 +101,7 @@ async def test_http_gives_the_word_for_a_body_that_announces_a_run_before_the_tr
         ):
             response = await http.post("/mcp", content=body, headers=headers)
             assert response.status_code == 200
-    assert heard == ["run None", "transport", "transport", "run s", "transport"]
+    assert heard == ["run", "transport", "transport", "transport"]
 
 
 def _recorded_primes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -161,10 +154,10 @@ async def test_a_session_call_wakes_no_worker_and_a_call_outside_one_wakes_the_p
         with anyio.fail_after(WAIT_S):
             while app.pool.stats()["idle"] < app.pool.stats()["size"]:  # noqa: ASYNC110
                 await anyio.sleep(0.01)  # polling until every pool worker has its isolate
-        app.expect_run(handle)
-        app.expect_run("work")
+        for session in (handle, "work"):
+            tell(app.pool.prime, _request("execute_js", {"code": "n", "session": session}))
         assert told == []
-        app.expect_run(None)
+        tell(app.pool.prime, _request("execute_js", {"code": "n"}))
         assert len(told) == 1 and told[0] in app.pool.pids()
         after = await client.call_tool("execute_js", {"code": "n + 22", "session": handle})
         assert (after.structured_content or {})["result"] == 42

@@ -171,7 +171,7 @@ class HttpApp:
             ),
             app.backlog,
             connections,
-            on_run=app.expect_run,
+            on_run=app.pool.prime,
         )
 
         async def health(request: Request) -> Response:
