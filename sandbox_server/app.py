@@ -17,15 +17,17 @@ from sandbox_server.journal import StateKeys, StateStore, open_store, state_keys
 from sandbox_server.listeners import ToolListListeners
 from sandbox_server.observability import Telemetry
 from sandbox_server.packages.catalog import server_catalog
-from sandbox_server.registry import CallContext, Registry, ToolSpec
+from sandbox_server.registry import CallContext, Registry, ToolSpec, request_key
 from sandbox_server.results import InputRequired, ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sessions import SessionLimits, SessionManager
 from sandbox_server.settings import Settings
 from sandbox_server.tools import deterministic_tools
+from sandbox_server.tools.early import announces_a_cancel, cancelled_request, read_call
 from sandbox_server.tools.execute_js import execute_js_tool
 from sandbox_server.tools.execute_js_with_tools import execute_js_with_tools_tool
 from sandbox_server.tools.resumable import PausedRuns
+from sandbox_server.tools.runs import JsRuns
 from sandbox_server.tools.unavailable import unavailable_arguments
 from sandbox_server.upstream import redaction
 from sandbox_server.upstream.config import load_upstream_config
@@ -139,6 +141,37 @@ class App:
             store=store,
             telemetry=telemetry,
         )
+
+    def early_word(self, data: bytes, *, start: bool) -> None:
+        """A transport's early word (:mod:`sandbox_server.transport.hints`): a request's text that announces a run or a
+        cancellation, before the SDK has read it. With ``start`` (stdio, whose one client's ids name its calls), a call
+        of a JavaScript tool whose arguments pass the checks :meth:`call` makes starts at once if it can
+        (:meth:`JsRuns.start_early`), and a cancellation stops a call started so; otherwise a worker is woken."""
+        if announces_a_cancel(data):
+            cancelled = cancelled_request(data) if start else None
+            if cancelled is not None:
+                for spec in self.registry:
+                    if isinstance(spec.handler, JsRuns):
+                        spec.handler.early.stop(cancelled)
+            return
+        early = read_call(data) if start else None
+        spec = self.registry.get(early.name) if early is not None else None
+        if early is not None and spec is not None and isinstance(spec.handler, JsRuns):
+            arguments = early.arguments
+            problems = self.validators[spec.name].problems(arguments) + non_json_numbers(arguments)
+            if not problems and spec.handler.start_early(early.key, arguments):
+                return
+        self.pool.prime()
+
+    def answered(self, request_id: object) -> None:
+        """Stdio answered the request ``request_id``: a call started early for it that its handler did not take (the
+        SDK refused the request, or it never reached a handler) is stopped."""
+        key = request_key(request_id)
+        if key is None:
+            return
+        for spec in self.registry:
+            if isinstance(spec.handler, JsRuns):
+                spec.handler.early.stop(key)
 
     async def call(
         self, spec: ToolSpec, arguments: dict[str, Any] | None, context: CallContext

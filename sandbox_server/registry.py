@@ -18,9 +18,11 @@ __all__ = [
     "Handler",
     "ProgressReporter",
     "Registry",
+    "RequestKey",
     "Resume",
     "ToolSpec",
     "pure",
+    "request_key",
 ]
 
 # Annotations for tools that only compute: they read nothing, change nothing, give the same answer for the same
@@ -52,6 +54,17 @@ class Resume:
     responses: dict[str, Any] = field(default_factory=dict)
 
 
+RequestKey = tuple[str, int | str]
+"""A JSON-RPC request id with its type (``1`` and ``"1"`` are different requests)."""
+
+
+def request_key(request_id: object) -> RequestKey | None:
+    """The key of a JSON-RPC request id, or None for what is not one (MCP ids are strings or integers)."""
+    if type(request_id) is int or type(request_id) is str:
+        return (type(request_id).__name__, request_id)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class CallContext:
     """Per-call facilities a tool handler may use."""
@@ -71,6 +84,8 @@ class CallContext:
     owner: object | None = None
     """Who may name sessions for this call (its client); None where the caller is not known (stateless HTTP): a
     session name then starts a session, and only its handle continues it."""
+    request: RequestKey | None = None
+    """The call's request, where its id names it among the calls that may have started early (stdio's one client)."""
 
 
 class Consent(Protocol):

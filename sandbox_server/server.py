@@ -34,7 +34,7 @@ from sandbox_server.data.resources import DataResources
 from sandbox_server.icons import server_icons
 from sandbox_server.identity import SERVER_NAME, SERVER_TITLE, package_version
 from sandbox_server.journal.problems import RequestStateProblems
-from sandbox_server.registry import CallContext, Resume, ToolSpec
+from sandbox_server.registry import CallContext, Resume, ToolSpec, request_key
 from sandbox_server.results import InputRequired, ToolResult
 from sandbox_server.sandbox.protocol import well_formed
 from sandbox_server.settings import Settings
@@ -294,6 +294,8 @@ def _call_context(app: App, ctx: Context, params: types.CallToolRequestParams, r
         resume=resume,
         **consent_for(app, ctx),
         **owner_of(app, ctx),
+        # Only stdio's one client starts calls early (App.early_word): its ids name its calls.
+        request=request_key(ctx.request_id) if app.settings.transport != "http" else None,
     )
 
 

@@ -8,6 +8,7 @@ traceback), 130 interrupted by Ctrl-C (one line; servers drain and stop their wo
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import logging
 import os
@@ -94,7 +95,8 @@ async def _serve(settings: Settings) -> None:
         backlog=app.backlog,
         max_line_bytes=settings.max_message_bytes,
         max_line_values=settings.max_message_values,
-        on_run=app.pool.prime,
+        on_run=functools.partial(app.early_word, start=True),
+        on_answer=app.answered,
     )
 
 

@@ -247,7 +247,7 @@ class WorkerPool:
                     slot.worker.send_now(PRIME_MESSAGE)
                 return
 
-    def _spare(self) -> int:
+    def spare(self) -> int:
         """How many workers are free for the next job."""
         return len({id(slot) for slot in self._idle if slot.state == "idle"})
 
@@ -275,7 +275,7 @@ class WorkerPool:
             if not pending.done:
                 # If the worker has just died, its supervisor reports how.
                 with contextlib.suppress(anyio.BrokenResourceError):
-                    await slot.worker.send(run_message(pending.id, job, len(self._queue), self._spare()))
+                    await slot.worker.send(run_message(pending.id, job, len(self._queue), self.spare()))
             if job.control is not None:
                 job.control.attach(lambda: self._ask_pause(slot, pending))
             if not pending.done:

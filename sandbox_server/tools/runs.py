@@ -23,7 +23,7 @@ from sandbox_server.data.nodefs import FsBudget, FsService, preload_entries, pre
 from sandbox_server.errors import ArgumentError, ToolError
 from sandbox_server.journal import JournalingHost, RunJournal, StoreUnavailable
 from sandbox_server.packages.catalog import Catalog
-from sandbox_server.registry import CallContext, Handler
+from sandbox_server.registry import CallContext, Handler, RequestKey
 from sandbox_server.results import InputRequired, ToolResult
 from sandbox_server.sandbox import Job, WorkerPool
 from sandbox_server.sandbox.protocol import HostCallFailed, HostHandler, HostService, RunControl
@@ -39,6 +39,7 @@ from sandbox_server.sessions import (
     is_handle,
 )
 from sandbox_server.settings import Settings
+from sandbox_server.tools.early import EarlyRuns, outcome_of
 from sandbox_server.tools.host_calls import HostDispatcher
 from sandbox_server.tools.images import show
 from sandbox_server.tools.rendering import render_outcome
@@ -111,6 +112,7 @@ class JsRuns:
         self._paused = paused
         self._packages = packages
         self._tool = "execute_js_with_tools" if directory is not None else "execute_js"
+        self.early = EarlyRuns(pool)
         self._files_limits = FilesLimits(max_files=settings.max_files, max_bytes=settings.max_files_bytes)
         self._call_limits = CallLimits(
             timeout_s=settings.tool_call_timeout_s,
@@ -186,6 +188,17 @@ class JsRuns:
         return render_outcome(
             outcome, self._settings, call.timeout_ms, call.code, calls, ran.structured() if ran else None, shown
         )
+
+    def start_early(self, key: RequestKey, arguments: dict[str, Any]) -> bool:
+        """Start the call of request ``key`` with ``arguments`` (already checked against the tool's schema) before its
+        handler comes, if its job reaches nothing outside its isolate (:mod:`.early`); whether it started."""
+        if self._directory is not None or self._folder is not None or arguments.keys() & {"session", "files", "reset"}:
+            return False
+        try:
+            call = self._checked(arguments)
+        except ArgumentError:
+            return False
+        return self.early.start(key, self._job(call, None, None, None, None))
 
     def _checked(self, arguments: dict[str, Any]) -> _Call:
         settings = self._settings
@@ -314,7 +327,8 @@ class JsRuns:
         self, job: Job, call: _Call, context: CallContext, cell: Cell | None, at: Point | None
     ) -> tuple[dict[str, Any], SessionRun | None]:
         if call.session is None or cell is None:
-            return dict(await self._pool.run(job)), None
+            early = self.early.take(context.request, job)
+            return dict(await (self._pool.run(job) if early is None else outcome_of(early))), None
         assert self._sessions is not None
         try:
             outcome, ran = await self._sessions.run(

@@ -4,6 +4,7 @@ before."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from typing import Any
@@ -53,7 +54,7 @@ def test_a_request_announces_a_run_when_it_calls_a_javascript_tool_outside_a_ses
 
 
 def test_a_word_that_fails_is_logged_and_the_request_goes_on(caplog: pytest.LogCaptureFixture) -> None:
-    def failing() -> None:
+    def failing(data: bytes) -> None:
         raise RuntimeError("the pool said no")
 
     tell(failing, _request("execute_js", {"code": "1"}))
@@ -64,9 +65,11 @@ async def test_stdio_gives_the_word_for_each_line_that_announces_a_run_as_it_rea
     heard: list[int] = []
     read, write = os.pipe()
     try:
-        lines = InputLines(read, on_run=lambda: heard.append(len(received)))
+        lines = InputLines(read, on_run=lambda data: heard.append((len(received), data)))
         received: list[str] = []
-        for line in (_request("add", {"a": "1", "b": "2"}), _request("execute_js", {"code": "1"})) * 2:
+        cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}'
+        run = _request("execute_js", {"code": "1"})
+        for line in (_request("add", {"a": "1", "b": "2"}), run, cancel, run):
             os.write(write, line + b"\n")
         os.close(write)
         write = -1
@@ -78,8 +81,8 @@ async def test_stdio_gives_the_word_for_each_line_that_announces_a_run_as_it_rea
         if write != -1:
             os.close(write)
     assert len(received) == 4
-    # Heard before the line was handed on: the second and fourth lines, with one and three lines handed on before.
-    assert heard == [1, 3]
+    # Heard before the line was handed on, as read: the second, third and fourth lines.
+    assert heard == [(1, run), (2, cancel), (3, run)]
 
 
 async def test_http_gives_the_word_for_a_body_that_announces_a_run_before_the_transport_sees_it() -> None:
@@ -91,7 +94,7 @@ async def test_http_gives_the_word_for_a_body_that_announces_a_run_before_the_tr
         await send({"type": "http.response.body", "body": b"{}"})
 
     limits = AdmissionLimits(body_timeout_s=5, max_body_bytes=2**20, sessions=False)
-    admission = Admission(transport, None, limits, Backlog(2**26), on_run=lambda: heard.append("run"))
+    admission = Admission(transport, None, limits, Backlog(2**26), on_run=lambda data: heard.append("run"))
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
     async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=admission), base_url="http://127.0.0.1") as http:
         for body in (
@@ -154,10 +157,11 @@ async def test_a_session_call_wakes_no_worker_and_a_call_outside_one_wakes_the_p
         with anyio.fail_after(WAIT_S):
             while app.pool.stats()["idle"] < app.pool.stats()["size"]:  # noqa: ASYNC110
                 await anyio.sleep(0.01)  # polling until every pool worker has its isolate
+        over_http = functools.partial(app.early_word, start=False)
         for session in (handle, "work"):
-            tell(app.pool.prime, _request("execute_js", {"code": "n", "session": session}))
+            tell(over_http, _request("execute_js", {"code": "n", "session": session}))
         assert told == []
-        tell(app.pool.prime, _request("execute_js", {"code": "n"}))
+        tell(over_http, _request("execute_js", {"code": "n"}))
         assert len(told) == 1 and told[0] in app.pool.pids()
         after = await client.call_tool("execute_js", {"code": "n + 22", "session": handle})
         assert (after.structured_content or {})["result"] == 42

@@ -44,7 +44,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sandbox_server.backlog import Backlog, json_values, request_cost
-from sandbox_server.transport.hints import RunHint, tell
+from sandbox_server.transport.hints import EarlyWord, tell
 from sandbox_server.transport.http.connections import ConnectionLimits, LogThrottle
 from sandbox_server.transport.http.surrogate_marks import MARKED_SCOPE_KEY
 from sandbox_server.transport.surrogates import protect
@@ -106,7 +106,7 @@ class Admission:
         limits: AdmissionLimits,
         backlog: Backlog,
         connections: ConnectionLimits | None = None,
-        on_run: RunHint | None = None,
+        on_run: EarlyWord | None = None,
     ) -> None:
         self._streaming = streaming
         self._on_run = on_run

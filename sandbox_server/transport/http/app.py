@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import logging
 import math
 import signal
@@ -171,7 +172,7 @@ class HttpApp:
             ),
             app.backlog,
             connections,
-            on_run=app.pool.prime,
+            on_run=functools.partial(app.early_word, start=False),
         )
 
         async def health(request: Request) -> Response:

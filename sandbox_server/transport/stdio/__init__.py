@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import logging
 import signal
+from collections.abc import Callable
 from typing import Any, cast
 
 import anyio
+import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
 from sandbox_server.backlog import Backlog
-from sandbox_server.transport.hints import RunHint
+from sandbox_server.transport.hints import EarlyWord
 from sandbox_server.transport.stdio.lines import STDIN_FILENO, InputLines, LineRecord, OutputLines
 from sandbox_server.transport.stdio.relay import InFlight, relay_until_drained
 
@@ -43,13 +45,14 @@ async def serve_stdio(
     backlog: Backlog | None = None,
     max_line_bytes: int | None = None,
     max_line_values: int | None = None,
-    on_run: RunHint | None = None,
+    on_run: EarlyWord | None = None,
+    on_answer: Callable[[types.RequestId], None] | None = None,
 ) -> None:
     """Serve ``server`` over stdin/stdout until stdin closes or SIGTERM arrives, answering what was received.
 
     With a ``backlog``, requests whose estimated memory does not fit are refused; lines longer than
-    ``max_line_bytes`` are refused without being kept. ``on_run`` hears of each line that announces a run
-    (:mod:`sandbox_server.transport.hints`) as soon as it is read.
+    ``max_line_bytes`` are refused without being kept. ``on_run`` hears each line that announces a run or a cancellation
+    (:mod:`sandbox_server.transport.hints`) as soon as it is read, and ``on_answer`` the id of each request answered.
     """
     lines = InputLines(STDIN_FILENO, max_line_bytes, max_line_values, on_run)
     output = OutputLines()
@@ -57,7 +60,7 @@ async def serve_stdio(
     stdin = cast("anyio.AsyncFile[str]", lines)
     stdout = cast("anyio.AsyncFile[str]", output)
     try:
-        await _serve_streams(server, stdin, stdout, lines, drain_timeout, backlog)
+        await _serve_streams(server, stdin, stdout, lines, drain_timeout, backlog, on_answer)
     finally:
         output.close()
 
@@ -69,6 +72,7 @@ async def _serve_streams(
     lines: InputLines,
     drain_timeout: float,
     backlog: Backlog | None = None,
+    on_answer: Callable[[types.RequestId], None] | None = None,
 ) -> None:
     stop = anyio.Event()
     to_server, server_input = anyio.create_memory_object_stream[SessionMessage | Exception](0)
@@ -94,7 +98,15 @@ async def _serve_streams(
 
         group.start_soon(run_server)
         await relay_until_drained(
-            source, sink, to_server, from_server, stop=stop, drain_timeout=drain_timeout, lines=lines, backlog=backlog
+            source,
+            sink,
+            to_server,
+            from_server,
+            stop=stop,
+            drain_timeout=drain_timeout,
+            lines=lines,
+            backlog=backlog,
+            on_answer=on_answer,
         )
         # The server saw the end of its input and has returned (its lifespan stopped the workers). Lines that
         # came after a SIGTERM are dropped; the transport's reader then ends with the input.

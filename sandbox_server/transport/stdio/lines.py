@@ -19,7 +19,7 @@ import anyio
 import mcp_types as types
 
 from sandbox_server.backlog import json_values, request_cost
-from sandbox_server.transport.hints import RunHint, tell
+from sandbox_server.transport.hints import EarlyWord, tell
 from sandbox_server.transport.surrogates import protect
 
 __all__ = ["STDERR_FILENO", "STDIN_FILENO", "STDOUT_FILENO", "InputLines", "LineRecord", "OutputLines"]
@@ -59,7 +59,7 @@ class InputLines:
         fd: int,
         max_line_bytes: int | None = None,
         max_line_values: int | None = None,
-        on_run: RunHint | None = None,
+        on_run: EarlyWord | None = None,
     ) -> None:
         self._fd = fd
         self._on_run = on_run

@@ -6,6 +6,7 @@ See :mod:`sandbox_server.transport.stdio` for what it answers and why.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -195,14 +196,26 @@ async def relay_until_drained(
     drain_timeout: float,
     lines: InputLines | None = None,
     backlog: Backlog | None = None,
+    on_answer: Callable[[types.RequestId], None] | None = None,
 ) -> None:
     """Relay messages between the transport (``source``/``sink``) and the server's streams.
 
     Returns once input has ended (or ``stop`` is set) and every request received has been answered, or
     ``drain_timeout`` seconds after input ended, whichever comes first; the server's input is then closed. With
-    ``lines`` (the transport's input) and a ``backlog``, what requests in progress hold is bounded.
+    ``lines`` (the transport's input) and a ``backlog``, what requests in progress hold is bounded. ``on_answer``
+    hears the id of each request answered, by the server or here, as the answer goes out.
     """
     in_flight = InFlight(backlog)
+
+    async def send(item: SessionMessage) -> None:
+        message = item.message
+        answered = message.id if isinstance(message, types.JSONRPCResponse | types.JSONRPCError) else None
+        if on_answer is not None and answered is not None:
+            try:
+                on_answer(answered)
+            except Exception:  # the answer goes out whatever the hook did
+                logger.exception("the server's look at an answer failed; the answer goes out")
+        await sink.send(item)
 
     async def outbound() -> None:
         async with from_server, sink:  # closing the sink lets the transport's writer finish
@@ -212,7 +225,7 @@ async def relay_until_drained(
                     if message.id in in_flight.marked:
                         item = SessionMessage(_without_surrogates(message), metadata=item.metadata)
                     in_flight.answered(message)
-                await sink.send(item)
+                await send(item)
 
     async def inbound(scope: anyio.CancelScope) -> None:
         with scope:
@@ -220,13 +233,13 @@ async def relay_until_drained(
                 record = lines.take_record() if lines is not None else None
                 if record is not None and record.oversized:
                     message = None if isinstance(item, Exception) else item.message
-                    await sink.send(_oversized(message, record, lines.max_line_bytes if lines is not None else 0))
+                    await send(_oversized(message, record, lines.max_line_bytes if lines is not None else 0))
                     continue
                 if record is not None and record.marked and not isinstance(item, Exception):
                     item = _restored(item)
                 answer = _rejection(item) if isinstance(item, Exception) else _screen(item.message, in_flight, record)
                 if answer is not None:
-                    await sink.send(answer)
+                    await send(answer)
                     continue
                 if record is not None and record.marked and isinstance(item.message, types.JSONRPCRequest):
                     in_flight.marked.add(item.message.id)
