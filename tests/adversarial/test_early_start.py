@@ -10,15 +10,13 @@ takes to be replaced."""
 from __future__ import annotations
 
 import json
-import os
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 import pytest
 
-from .test_transport import Wire
+from .test_transport import Wire, started_wire
 
 pytestmark = pytest.mark.anyio
 
@@ -46,30 +44,9 @@ async def _promptly(wire: Wire) -> None:
 
 @pytest.fixture
 async def wire() -> AsyncIterator[Wire]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith("SANDBOX_")}
-    env["SANDBOX_WORKERS"] = "1"
-    async with await anyio.open_process([sys.executable, "-m", "sandbox_server"], env=env) as process:
-        session = Wire(process)
-        initialize = {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "0"},
-            },
-        }
-        await session.send_line(json.dumps(initialize).encode())
-        assert (await session.read_message())["id"] == 1
-        await session.send_line(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
-        await _promptly(session)  # the worker is up
-        yield session
-        assert process.stdin is not None
-        await process.stdin.aclose()
-        with anyio.fail_after(PROMPT_S * 3):
-            await process.wait()
-        assert process.returncode == 0
+    async with started_wire() as started:
+        await _promptly(started)  # the worker is up
+        yield started
 
 
 @pytest.mark.parametrize("extra", [{"_meta": "not an object"}, {"_meta": {"progressToken": [1]}}])

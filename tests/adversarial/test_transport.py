@@ -6,6 +6,7 @@ over stdio, the server) instead of answering. These tests drive the installed co
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -59,8 +60,9 @@ class Wire:
         assert reply["result"]["structuredContent"]["result"] == 42
 
 
-@pytest.fixture(scope="module")
-async def wire() -> AsyncIterator[Wire]:
+@contextlib.asynccontextmanager
+async def started_wire() -> AsyncIterator[Wire]:
+    """The installed command with one worker, past its handshake (2025-11-25); it must exit cleanly at the end."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("SANDBOX_")}
     env["SANDBOX_WORKERS"] = "1"
     async with await anyio.open_process([sys.executable, "-m", "sandbox_server"], env=env) as process:
@@ -84,6 +86,12 @@ async def wire() -> AsyncIterator[Wire]:
         with anyio.fail_after(WAIT_S):
             await process.wait()
         assert process.returncode == 0
+
+
+@pytest.fixture(scope="module")
+async def wire() -> AsyncIterator[Wire]:
+    async with started_wire() as started:
+        yield started
 
 
 async def test_lone_surrogates_written_by_javascript_reach_a_stdio_client_as_replacement_characters(

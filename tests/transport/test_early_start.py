@@ -14,6 +14,7 @@ from mcp import Client
 
 from sandbox_server.app import App
 from sandbox_server.registry import CallContext, request_key
+from sandbox_server.results import ToolResult
 from sandbox_server.sandbox import Job, WorkerPool
 from sandbox_server.server import build_server
 from sandbox_server.settings import Settings
@@ -205,7 +206,7 @@ async def test_a_call_started_by_the_early_word_runs_once_and_answers_its_handle
     assert runs.early.pending() == 1
     with anyio.fail_after(WAIT_S):
         result = await runs(arguments, CallContext(request=("int", 11)))
-    assert (result.structured or {})["result"] == [42, 2]
+    assert isinstance(result, ToolResult) and (result.structured or {})["result"] == [42, 2]
     assert runs.early.pending() == 0 and app.pool.stats()["completed"] == 1
 
 
