@@ -17,7 +17,7 @@ from sandbox_server.journal import StateKeys, StateStore, open_store, state_keys
 from sandbox_server.listeners import ToolListListeners
 from sandbox_server.observability import Telemetry
 from sandbox_server.packages.catalog import server_catalog
-from sandbox_server.registry import CallContext, Registry, ToolSpec, request_key
+from sandbox_server.registry import CallContext, Registry, RequestKey, ToolSpec, request_key
 from sandbox_server.results import InputRequired, ToolResult, error
 from sandbox_server.sandbox import SandboxLimits, WorkerPool
 from sandbox_server.sessions import SessionLimits, SessionManager
@@ -148,11 +148,8 @@ class App:
         of a JavaScript tool whose arguments pass the checks :meth:`call` makes starts at once if it can
         (:meth:`JsRuns.start_early`), and a cancellation stops a call started so; otherwise a worker is woken."""
         if announces_a_cancel(data):
-            cancelled = cancelled_request(data) if start else None
-            if cancelled is not None:
-                for spec in self.registry:
-                    if isinstance(spec.handler, JsRuns):
-                        spec.handler.early.stop(cancelled)
+            if start:
+                self._stop_early(cancelled_request(data))
             return
         early = read_call(data) if start else None
         spec = self.registry.get(early.name) if early is not None else None
@@ -166,7 +163,10 @@ class App:
     def answered(self, request_id: object) -> None:
         """Stdio answered the request ``request_id``: a call started early for it that its handler did not take (the
         SDK refused the request, or it never reached a handler) is stopped."""
-        key = request_key(request_id)
+        self._stop_early(request_key(request_id))
+
+    def _stop_early(self, key: RequestKey | None) -> None:
+        """Stop the call started early for the request ``key``, if one was and its handler has not taken it."""
         if key is None:
             return
         for spec in self.registry:
