@@ -40,6 +40,13 @@ async def run_js(pool: WorkerPool, code: str, timeout_ms: int = 2_000, input_jso
         return await pool.run(Job(code=code, input_json=input_json, timeout_ms=timeout_ms))
 
 
+async def all_idle(pool: WorkerPool) -> None:
+    """Wait (bounded) until every worker of ``pool`` has its isolate and waits for a job."""
+    with anyio.fail_after(WAIT_S):
+        while pool.stats()["idle"] < pool.stats()["size"]:  # noqa: ASYNC110
+            await anyio.sleep(0.01)  # polling: the pool has no event for it
+
+
 def is_running(pid: int) -> bool:
     """Whether ``pid`` names a live or zombie process (a reaped one is gone from /proc)."""
     return Path(f"/proc/{pid}").exists()

@@ -14,7 +14,7 @@ from sandbox_server.sandbox import Job, Outcome, SandboxLimits, WorkerPool
 from sandbox_server.sandbox import pool as pool_module
 from sandbox_server.sandbox import process as process_module
 
-from .conftest import WAIT_S, is_running, open_fds, run_js
+from .conftest import WAIT_S, all_idle, is_running, open_fds, run_js
 
 pytestmark = pytest.mark.anyio
 
@@ -271,10 +271,8 @@ async def test_each_job_tells_its_worker_how_many_other_workers_are_free(monkeyp
     sent = _recorded_run_requests(monkeypatch)
     for size in (2, 1):
         async with WorkerPool(size) as started:
-            with anyio.fail_after(WAIT_S):
-                while started.stats()["idle"] < size:  # noqa: ASYNC110
-                    await anyio.sleep(0.01)  # polling until every worker has its isolate
-                assert (await run_js(started, "6 * 7"))["result"] == 42
+            await all_idle(started)
+            assert (await run_js(started, "6 * 7"))["result"] == 42
     assert [message.get("spare", 0) for message in sent] == [1, 0]
 
 

@@ -22,7 +22,7 @@ from sandbox_server.tools import early
 from sandbox_server.tools.early import EarlyRuns, cancelled_request, outcome_of, read_call
 from sandbox_server.tools.runs import JsRuns
 
-from ..sandbox.conftest import WAIT_S, run_js
+from ..sandbox.conftest import WAIT_S, all_idle, run_js
 
 pytestmark = pytest.mark.anyio
 
@@ -38,12 +38,6 @@ def _call(request_id: Any, arguments: Any, name: str = "execute_js", **params: A
 
 def _cancel(request_id: Any) -> bytes:
     return _line({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id}})
-
-
-async def _all_idle(pool: WorkerPool) -> None:
-    with anyio.fail_after(WAIT_S):
-        while pool.stats()["idle"] < pool.stats()["size"]:  # noqa: ASYNC110
-            await anyio.sleep(0.01)  # polling until every worker has its isolate
 
 
 # --- reading a request ahead of the SDK ----------------------------------------------------------------------------
@@ -96,7 +90,7 @@ def test_a_request_key_tells_integers_from_strings_and_refuses_other_ids() -> No
 @pytest.fixture
 async def pool() -> AsyncIterator[WorkerPool]:
     async with WorkerPool(2) as started:
-        await _all_idle(started)
+        await all_idle(started)
         yield started
 
 
@@ -127,13 +121,13 @@ async def test_a_handler_with_another_job_does_not_take_the_early_run_and_it_is_
         assert runs.start(("int", 2), loop)
         await _running(pool)
         assert runs.take(("int", 2), other) is None
-        await _all_idle(pool)  # the stopped run's worker was replaced
+        await all_idle(pool)  # the stopped run's worker was replaced
     assert runs.start(("int", 2), loop)
     assert runs.take(("str", "2"), loop) is None  # another request's
     await _running(pool)
     runs.stop(("int", 2))
     assert runs.pending() == 0
-    await _all_idle(pool)
+    await all_idle(pool)
     assert pool.stats()["restarts"] == 3
     outcome = await run_js(pool, "1 + 1")
     assert outcome["result"] == 2
@@ -149,7 +143,7 @@ async def test_a_run_nobody_takes_is_stopped_after_the_claim_window(
     with anyio.fail_after(WAIT_S):
         while runs.pending():  # noqa: ASYNC110
             await anyio.sleep(0.01)  # polling until the window closes
-    await _all_idle(pool)
+    await all_idle(pool)
     assert pool.stats()["restarts"] == 1
 
 
@@ -178,7 +172,7 @@ async def test_cancelling_the_handler_that_took_an_early_run_stops_the_run(pool:
         while not task.done():  # noqa: ASYNC110
             await anyio.sleep(0.01)  # polling until the stop reaches the run
     assert task.cancelled()
-    await _all_idle(pool)
+    await all_idle(pool)
     assert pool.stats()["restarts"] == 1
 
 
@@ -189,7 +183,7 @@ async def test_cancelling_the_handler_that_took_an_early_run_stops_the_run(pool:
 async def app() -> AsyncIterator[App]:
     started = App.create(Settings())
     async with Client(build_server(app=started), mode="legacy"):
-        await _all_idle(started.pool)
+        await all_idle(started.pool)
         yield started
 
 
@@ -243,7 +237,7 @@ async def test_a_cancellation_stops_a_call_started_early(app: App) -> None:
     assert runs.early.pending() == 1
     app.early_word(_cancel(15), start=True)
     assert runs.early.pending() == 0
-    await _all_idle(app.pool)
+    await all_idle(app.pool)
     assert app.pool.stats()["restarts"] == 1
 
 
@@ -255,7 +249,7 @@ async def test_an_answer_to_a_request_stops_the_call_started_early_for_it_that_n
     assert runs.early.pending() == 1
     app.answered(17)  # as when the SDK refuses the request: its early run is stopped at once
     assert runs.early.pending() == 0
-    await _all_idle(app.pool)
+    await all_idle(app.pool)
     assert app.pool.stats()["restarts"] == 1
 
 
@@ -263,6 +257,6 @@ async def test_a_tool_that_reaches_outside_its_isolate_never_starts_early(tmp_pa
     (tmp_path / "a.txt").write_text("x", encoding="utf-8")
     with_folder = App.create(Settings(data_dir=tmp_path))
     async with Client(build_server(app=with_folder), mode="legacy"):
-        await _all_idle(with_folder.pool)
+        await all_idle(with_folder.pool)
         with_folder.early_word(_call(16, {"code": "1"}), start=True)
         assert _runs(with_folder).early.pending() == 0

@@ -26,7 +26,7 @@ from sandbox_server.transport.hints import announces_a_run, tell
 from sandbox_server.transport.http.admission import Admission, AdmissionLimits
 from sandbox_server.transport.stdio.lines import InputLines
 
-from ..sandbox.conftest import WAIT_S, run_js
+from ..sandbox.conftest import WAIT_S, all_idle, run_js
 
 pytestmark = pytest.mark.anyio
 
@@ -124,9 +124,7 @@ def _recorded_primes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 async def test_the_pool_tells_one_idle_worker_and_nobody_once_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     told = _recorded_primes(monkeypatch)
     async with WorkerPool(2) as pool:
-        with anyio.fail_after(WAIT_S):
-            while pool.stats()["idle"] < 2:  # noqa: ASYNC110
-                await anyio.sleep(0.01)  # polling until every worker has its isolate
+        await all_idle(pool)
         pool.prime()
         assert len(told) == 1 and told[0] in pool.pids()
     pool.prime()
@@ -136,9 +134,7 @@ async def test_the_pool_tells_one_idle_worker_and_nobody_once_closed(monkeypatch
 async def test_a_worker_told_again_and_again_that_a_job_is_coming_runs_each_job_it_gets() -> None:
     async with WorkerPool(1) as pool:
         for round_ in range(3):
-            with anyio.fail_after(WAIT_S):
-                while pool.stats()["idle"] < 1:  # noqa: ASYNC110
-                    await anyio.sleep(0.01)  # polling until the worker has its next isolate
+            await all_idle(pool)  # the worker has its next isolate
             for _ in range(round_ + 1):
                 pool.prime()
             outcome = await run_js(pool, f"globalThis.seen = (globalThis.seen ?? 0) + 1; [seen, {round_} * 7]")
@@ -154,9 +150,7 @@ async def test_a_session_call_wakes_no_worker_and_a_call_outside_one_wakes_the_p
     async with Client(build_server(app=app), mode="legacy") as client:
         first = await client.call_tool("execute_js", {"code": "let n = 20", "session": "work"})
         handle = (first.structured_content or {})["session"]["handle"]
-        with anyio.fail_after(WAIT_S):
-            while app.pool.stats()["idle"] < app.pool.stats()["size"]:  # noqa: ASYNC110
-                await anyio.sleep(0.01)  # polling until every pool worker has its isolate
+        await all_idle(app.pool)
         over_http = functools.partial(app.early_word, start=False)
         for session in (handle, "work"):
             tell(over_http, _request("execute_js", {"code": "n", "session": session}))
